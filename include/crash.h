@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libcrash: turn a fatal signal into a precise crash report.
+ *
+ * Everything here is safe to call from ordinary code.  crash_backtrace(),
+ * crash_backtrace_with() and crash_report_fd() are also async-signal-safe once
+ * crash_install() has returned (they allocate nothing and take no lock).
+ */
+#ifndef CRASH_H
+#define CRASH_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Unwind engines.  AUTO tries, per frame: signal frame, CFI, frame pointer, scan. */
+enum crash_engine {
+	CRASH_ENGINE_AUTO = 0,
+	CRASH_ENGINE_FP = 1,	/* frame-pointer chain */
+	CRASH_ENGINE_CFI = 2,	/* DWARF CFI from .eh_frame_hdr/.eh_frame */
+	CRASH_ENGINE_SCAN = 3,	/* prologue instruction scanning */
+	CRASH_ENGINE_ALL = 4	/* reports only: one backtrace per engine */
+};
+
+/* Bits for crash_options.signals: one bit per signal number, (1u << SIGSEGV) etc. */
+#define CRASH_SIGMASK(sig) (1ull << (sig))
+
+struct crash_options {
+	int fd;			/* report goes here if >= 0 ... */
+	const char *path;	/* ... else appended to this file (opened at install) if set;
+				   neither: stderr */
+	unsigned long long signals;	/* CRASH_SIGMASK() bits; 0: the default set
+					   SEGV,ABRT,BUS,FPE,ILL,TRAP,SYS */
+	int engine;		/* enum crash_engine */
+	int max_frames;		/* 0: 256; clamped to [1, 1024] */
+	int no_altstack;	/* 1: do not install an alternate signal stack */
+	int no_chain;		/* 1: do not call previous handlers (still re-raise) */
+};
+
+/*
+ * Install the handlers.  opts == NULL: defaults from the environment
+ * (CRASH_OUTPUT, CRASH_SIGNALS, CRASH_ENGINE, CRASH_MAX_FRAMES).  Calling it
+ * again replaces the options; previous handlers are the ones found the first
+ * time.  Returns 0 or a negative errno value (-EINVAL for bad options, -errno
+ * of a failed open/mmap/sigaction).
+ */
+int crash_install(const struct crash_options *opts);
+
+/* Restore the handlers that were in place before crash_install(). */
+void crash_uninstall(void);
+
+/*
+ * Give the calling thread an alternate signal stack (64 KiB + guard page) so
+ * that its stack overflow is reported.  crash_install() does this for the
+ * thread that calls it; other threads call this once.  0 or -errno.
+ */
+int crash_thread_init(void);
+
+/*
+ * Like glibc backtrace(): return addresses of the calling thread, innermost
+ * (the caller of crash_backtrace) first.  Returns the number stored.
+ */
+int crash_backtrace(void **buffer, int size);
+
+/*
+ * The same with one engine (enum crash_engine; ALL is not valid here).
+ * Returns the number of addresses stored, or -ENOSYS for an engine that
+ * this build or architecture does not have, -EINVAL for a bad argument.
+ */
+int crash_backtrace_with(int engine, void **buffer, int size);
+
+/* Write a report of the calling thread (no signal) to fd, in the report format. */
+void crash_report_fd(int fd);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * DWARF call frame information from .eh_frame_hdr / .eh_frame (DWARF 5 section
+ * 6.4, LSB 5.0 "Exception Frames").  Everything reads through cr_mem, is
+ * bounded and AS-safe, and writes its output only on success.
+ */
+#ifndef CR_CFI_H
+#define CR_CFI_H
+
+#include "../cursor.h"
+#include "../row.h"
+
+/* Where one module's unwind tables are (all addresses in the unwound process). */
+struct cr_ehsrc {
+	uint64_t eh_hdr;	/* .eh_frame_hdr (PT_GNU_EH_FRAME), 0 if none */
+	uint64_t eh_hdr_len;	/* its size (p_memsz) */
+	uint64_t eh_frame;	/* .eh_frame start, 0: take it from eh_hdr's eh_frame_ptr */
+	uint64_t eh_frame_end;	/* bound for the linear scan (module end if unknown) */
+	struct cr_bases bases;	/* text/data bases for textrel/datarel (0: unknown) */
+};
+
+struct cr_cie {
+	uint64_t code_align;
+	int64_t data_align;
+	uint16_t ra;		/* return-address column */
+	uint8_t version;	/* 1, 3 or 4 */
+	uint8_t fde_enc;	/* 'R' (default absptr) */
+	uint8_t lsda_enc;	/* 'L' (default omit) */
+	uint8_t signal;		/* 'S': frames of this CIE were interrupted by a signal */
+	uint64_t personality;	/* 'P', 0 if none */
+	uint64_t insns, insns_end;	/* initial instructions [insns, insns_end) */
+};
+
+struct cr_fde {
+	uint64_t addr;		/* where the FDE starts (its length field) */
+	uint64_t pc_lo, pc_hi;	/* [pc_lo, pc_hi) */
+	uint64_t lsda;		/* 0 if none */
+	uint64_t insns, insns_end;
+	struct cr_cie cie;
+};
+
+/*
+ * The FDE that covers pc: binary search of .eh_frame_hdr's table; a linear scan
+ * of .eh_frame when the table is missing, not sorted or not in a searchable
+ * encoding.  0, -CR_ENOINFO (none covers pc), -CR_EINVAL, -CR_EFAULT.
+ */
+int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
+	       struct cr_fde *fde);
+
+/* Decode the FDE at addr (and its CIE).  -CR_EINVAL if addr holds a CIE or junk. */
+int cr_eh_parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t addr,
+		    struct cr_fde *fde);
+
+/*
+ * Run the CIE's initial instructions, then the FDE's up to and including the
+ * location pc (the lookup pc: the exact pc for frame #00 and signal frames,
+ * else return address - 1).  *row gets the rule set in force at pc, with
+ * row->ra = cie.ra and row->signal = cie.signal.  Bounded remember stack
+ * (CR_CFA_STACK rows) and instruction count.  0 or -CR_E*.
+ */
+#define CR_CFA_STACK 8
+int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
+	       uint64_t pc, struct cr_row *row);
+
+#endif

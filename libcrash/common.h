@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* Return codes shared by every internal module. */
+#ifndef CR_COMMON_H
+#define CR_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * 0: success.  CR_END (positive): a clean end (outermost frame, end of table).
+ * Negative: -CR_E*, a failure that says why.
+ */
+#define CR_END 1
+
+enum {
+	CR_EFAULT = 1,	/* memory unreadable */
+	CR_ENOINFO,	/* no unwind information for this pc */
+	CR_EINVAL,	/* malformed data (bad length, unknown opcode, bad encoding) */
+	CR_ERANGE,	/* a bound was hit: stack depth, step count, table size */
+	CR_ENOSYS,	/* not supported on this arch/build */
+	CR_EBADSP,	/* stack pointer moved the wrong way or left the stack */
+	CR_ELOOP,	/* a frame repeated */
+	CR_ENOSTART,	/* no function start known for pc (scan) */
+};
+
+#define CR_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Memory of the process being unwound.  Every read may fail; none may fault.
+ * Only mem.c dereferences pointers of the crashed process.
+ */
+#ifndef CR_MEM_H
+#define CR_MEM_H
+
+#include "common.h"
+
+struct cr_mem {
+	/* Copy len bytes at addr to dst.  0, or -CR_EFAULT (dst unspecified). */
+	int (*read)(const struct cr_mem *m, uint64_t addr, void *dst, size_t len);
+	const uint8_t *buf;	/* buffer-backed memory (tests, snapshots): [lo, hi) */
+	uint64_t lo, hi;
+	/* test hook: fail the Nth read from now (1 = the next); 0: never. */
+	unsigned long *fail_at;
+};
+
+/*
+ * The live process.  AS-safe after cr_mem_init(): process_vm_readv() on
+ * ourselves, or, where that is not available (qemu-user, seccomp), a write(2)
+ * into a pipe that the kernel validates, read back into dst.
+ */
+extern const struct cr_mem cr_mem_self;
+
+/* Install time: probe which method works, create the probe pipe.  0 or -errno. */
+int cr_mem_init(void);
+
+/* Buffer-backed memory for tests: bytes appear at [addr, addr + len). */
+void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t len);
+
+static inline int cr_read(const struct cr_mem *m, uint64_t a, void *dst, size_t len)
+{
+	return m->read(m, a, dst, len);
+}
+
+static inline int cr_read64(const struct cr_mem *m, uint64_t a, uint64_t *v)
+{
+	return m->read(m, a, v, sizeof(*v));
+}
+
+#endif

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The common output of the cfi, scan and fp engines, and the one executor that
+ * turns a row plus the registers of a frame into the registers of its caller.
+ */
+#ifndef CR_ROW_H
+#define CR_ROW_H
+
+#include "mem.h"
+#include "regs.h"
+
+/* CR_SAME is 0 so that a zeroed row means "every register keeps its value". */
+enum cr_rule_kind {
+	CR_SAME = 0,	/* register unchanged (DW_CFA_same_value, or no rule) */
+	CR_UNDEF,	/* DW_CFA_undefined: on the ra column, the outermost frame */
+	CR_OFFSET,	/* saved at CFA + off */
+	CR_VAL_OFFSET,	/* value is CFA + off */
+	CR_REG,		/* value is in register reg */
+	CR_EXPR,	/* saved at the address that expr computes (CFA pushed first) */
+	CR_VAL_EXPR,	/* value is what expr computes (CFA pushed first) */
+};
+
+struct cr_rule {
+	uint8_t kind;		/* enum cr_rule_kind; for the CFA: CR_REG or CR_EXPR */
+	uint16_t reg;		/* CR_REG; the CFA's base register */
+	uint32_t len;		/* CR_EXPR/CR_VAL_EXPR: length of the DW_OP bytes */
+	union {
+		int64_t off;	/* CR_OFFSET/CR_VAL_OFFSET; the CFA's offset */
+		uint64_t expr;	/* CR_EXPR/CR_VAL_EXPR: address of the DW_OP bytes (via cr_mem) */
+	};
+};
+
+struct cr_row {
+	struct cr_rule cfa;		/* CR_REG (reg + off) or CR_EXPR (no initial push) */
+	struct cr_rule reg[CR_NREGS];
+	uint16_t ra;			/* return-address column */
+	uint8_t signal;			/* CIE 'S': the caller's pc is exact (no pc-1) */
+	uint8_t sp_set;			/* internal: reg[sp] has an explicit rule */
+};
+
+/*
+ * Caller's registers from a row: out->r[sp] = CFA unless the row has a rule for
+ * sp, out->pc = value of the ra column (arch->strip_ra applied).  Registers
+ * without a rule keep their values (callee-saved convention).
+ * Returns 0; CR_END if the ra column is undefined (outermost frame); -CR_EFAULT
+ * if a saved slot is unreadable; -CR_EINVAL if a rule needs an unknown register.
+ * Writes *out only on success (CR_END leaves it untouched too).  AS-safe.
+ */
+int cr_row_apply(const struct cr_row *row, const struct cr_mem *m, const struct cr_arch *a,
+		 const struct cr_regs *in, struct cr_regs *out);
+
+/* The CFA that row gives for regs, or -CR_E*. */
+int cr_row_cfa(const struct cr_row *row, const struct cr_mem *m, const struct cr_arch *a,
+	       const struct cr_regs *regs, uint64_t *cfa);
+
+/* Reset a row: every register CR_SAME, CFA undefined (kind CR_UNDEF), ra = a->ra. */
+void cr_row_init(struct cr_row *row, const struct cr_arch *a);
+
+/*
+ * DWARF expression evaluator for CFI (DWARF 5 section 2.5, the operations
+ * compilers and glibc emit in .eh_frame).  Bytes [expr, expr+len) read through
+ * m; registers from regs (DW_OP_regN/bregN/bregx need r[n] valid).  If initial
+ * is not NULL its value is pushed first.  Result: the top of the stack.
+ * Bounded: stack depth 64, 1000 steps (branches included).  Returns 0 or
+ * -CR_EINVAL (bad/unsupported opcode, stack underflow, division by zero),
+ * -CR_ERANGE (stack overflow, step limit), -CR_EFAULT (unreadable).  AS-safe.
+ */
+int cr_expr_eval(const struct cr_mem *m, const struct cr_arch *a, const struct cr_regs *regs,
+		 uint64_t expr, uint64_t len, const uint64_t *initial, uint64_t *result);
+
+#endif

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* Engines and the frame loop. */
+#ifndef CR_UNWIND_H
+#define CR_UNWIND_H
+
+#include "row.h"
+
+/* The report tag of each: ctx, ra, fp, cfi, scan, sig. */
+enum cr_engine {
+	CR_ENG_CTX = 0,	/* frame #00: the interrupted context itself */
+	CR_ENG_RA,	/* caller of a pc in no executable mapping: return address at
+			   [sp] (x86_64) or in the link register */
+	CR_ENG_FP,
+	CR_ENG_CFI,
+	CR_ENG_SCAN,
+	CR_ENG_SIG,
+	CR_ENG_N
+};
+#define CR_ENG_LIST_END 0xff
+
+struct cr_module;
+
+struct cr_walk {
+	const struct cr_arch *arch;
+	const struct cr_mem *mem;
+	uint64_t stack_lo, stack_hi;	/* current stack; 0/UINT64_MAX: unknown */
+	unsigned depth;			/* frame number of the frame being stepped from */
+	uint8_t exact;			/* the frame being stepped from has an exact pc
+					   (frame #00, or interrupted by a signal) */
+	/* Module lookup; NULL: engines that need modules fail with -CR_ENOINFO. */
+	int (*find_module)(const struct cr_walk *w, uint64_t pc, struct cr_module *out);
+	int (*is_exec)(const struct cr_walk *w, uint64_t pc);	/* pc in an executable
+								   mapping? 1/0/-1 unknown */
+	uint64_t *err_addr;		/* where an engine leaves the address behind its
+					   error (unreadable address, pc without info) */
+};
+
+/*
+ * One step: registers of frame N in, frame N+1 out.
+ * 0: *out is the caller.  CR_END: N is the outermost frame.  -CR_E*: this engine
+ * cannot step here; *out untouched, the loop tries the next engine.
+ * Reads memory only through w->mem; bounded work; writes nothing else.
+ */
+typedef int cr_step_fn(const struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out);
+cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
+
+#define CR_FRAME_SIGNAL 1	/* pc is exact: the frame was interrupted by a signal */
+#define CR_FRAME_GUESS 2	/* heuristic step (scan, or fp over code that has CFI) */
+
+struct cr_frame {
+	uint64_t pc, sp;	/* pc: exact for frame 0 and signal frames, else the return address */
+	uint8_t engine;		/* enum cr_engine that recovered this frame */
+	uint8_t flags;		/* CR_FRAME_* */
+};
+
+enum cr_stop {
+	CR_STOP_COMPLETE = 0,	/* reached the outermost frame */
+	CR_STOP_NOINFO,		/* no engine could step from pc stop_addr */
+	CR_STOP_BADMEM,		/* unreadable memory at stop_addr */
+	CR_STOP_MAXFRAMES,
+	CR_STOP_SP_BACKWARDS,	/* caller's sp not above ours (stop_addr: the bad sp) */
+	CR_STOP_LOOP,
+	CR_STOP_BADPC,		/* caller's pc is 0 or not code */
+};
+
+struct cr_trace {
+	struct cr_frame *f;
+	unsigned n, max;
+	uint8_t stop;		/* enum cr_stop */
+	uint64_t stop_addr;
+};
+
+/*
+ * Walk from start (frame #00) with the engines in order (CR_ENG_*, ending with
+ * CR_ENG_LIST_END), filling t->f[0..max).  Always records frame #00.  Returns
+ * t->n.  AS-safe, bounded by t->max steps.
+ */
+unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t *engines,
+		   struct cr_trace *t);
+
+#endif
