@@ -35,7 +35,6 @@ struct cr_row {
 	struct cr_rule reg[CR_NREGS];
 	uint16_t ra;			/* return-address column */
 	uint8_t signal;			/* CIE 'S': the caller's pc is exact (no pc-1) */
-	uint8_t sp_set;			/* internal: reg[sp] has an explicit rule */
 };
 
 /*

@@ -31,21 +31,31 @@ struct cr_walk {
 	int (*find_module)(const struct cr_walk *w, uint64_t pc, struct cr_module *out);
 	int (*is_exec)(const struct cr_walk *w, uint64_t pc);	/* pc in an executable
 								   mapping? 1/0/-1 unknown */
-	uint64_t *err_addr;		/* where an engine leaves the address behind its
-					   error (unreadable address, pc without info) */
+	/* Results an engine leaves beside *out (the only part it writes). */
+	struct cr_stepinfo {
+		uint64_t err_addr;	/* the address behind an error: unreadable
+					   address, pc without info */
+		uint8_t next_exact;	/* the caller's pc is exact: it was interrupted
+					   by a signal (CIE 'S', kernel sigframe) */
+	} si;
+	/* Bounds of the stack that holds sp (crash path: from /proc/self/maps). */
+	int (*stack_of)(const struct cr_walk *w, uint64_t sp, uint64_t *lo, uint64_t *hi);
 };
 
 /*
  * One step: registers of frame N in, frame N+1 out.
  * 0: *out is the caller.  CR_END: N is the outermost frame.  -CR_E*: this engine
  * cannot step here; *out untouched, the loop tries the next engine.
- * Reads memory only through w->mem; bounded work; writes nothing else.
+ * Reads memory only through w->mem; bounded work; writes nothing but *out and
+ * w->si.
  */
-typedef int cr_step_fn(const struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out);
+typedef int cr_step_fn(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out);
 cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
 
 #define CR_FRAME_SIGNAL 1	/* pc is exact: the frame was interrupted by a signal */
 #define CR_FRAME_GUESS 2	/* heuristic step (scan, or fp over code that has CFI) */
+#define CR_FRAME_EXACT 4	/* pc is exact (frame #00, signal frames, trampolines) */
+#define CR_FRAME_NOEXEC 8	/* frame #00's pc is in no executable mapping */
 
 struct cr_frame {
 	uint64_t pc, sp;	/* pc: exact for frame 0 and signal frames, else the return address */
@@ -60,20 +70,30 @@ enum cr_stop {
 	CR_STOP_MAXFRAMES,
 	CR_STOP_SP_BACKWARDS,	/* caller's sp not above ours (stop_addr: the bad sp) */
 	CR_STOP_LOOP,
-	CR_STOP_BADPC,		/* caller's pc is 0 or not code */
+	CR_STOP_BADPC,		/* caller's pc is 0 or not code (stop_addr: the pc) */
+	CR_STOP_BADSP,		/* caller's sp is outside the stack (stop_addr: the sp) */
 };
 
 struct cr_trace {
-	struct cr_frame *f;
+	struct cr_frame *f;	/* frames go here; NULL: only to sink */
+	void (*sink)(struct cr_trace *t, const struct cr_frame *f);
+	void *arg;		/* for sink */
 	unsigned n, max;
 	uint8_t stop;		/* enum cr_stop */
 	uint64_t stop_addr;
 };
 
+/* "fp", "cfi", ... for the report; "?" if unknown. */
+const char *cr_engine_name(unsigned e);
+
+/* The engine list for a public enum crash_engine (AUTO: sig, cfi, fp, scan). -1 if unknown. */
+int cr_engine_list(int engine, uint8_t list[8]);
+
 /*
  * Walk from start (frame #00) with the engines in order (CR_ENG_*, ending with
- * CR_ENG_LIST_END), filling t->f[0..max).  Always records frame #00.  Returns
- * t->n.  AS-safe, bounded by t->max steps.
+ * CR_ENG_LIST_END), filling t->f[0..max).  Always records frame #00; w->exact
+ * says whether start->pc is exact (a ucontext) or a return address (a capture
+ * made by a call).  Returns t->n.  AS-safe, bounded by t->max steps.
  */
 unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t *engines,
 		   struct cr_trace *t);

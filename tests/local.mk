@@ -1,0 +1,23 @@
+# Unit tests of the foundation (TAP, tests/tap.h).
+FOUNDATION_UNIT = tests/unit/t-out tests/unit/t-sigdesc tests/unit/t-options tests/unit/t-maps \
+	tests/unit/t-unwind tests/unit/t-sym
+check_PROGRAMS += $(FOUNDATION_UNIT)
+TESTS += $(FOUNDATION_UNIT)
+tests_unit_t_out_LDADD = $(UNIT_LDADD)
+tests_unit_t_sigdesc_LDADD = $(UNIT_LDADD)
+tests_unit_t_options_LDADD = $(UNIT_LDADD)
+tests_unit_t_maps_LDADD = $(UNIT_LDADD)
+tests_unit_t_unwind_LDADD = $(UNIT_LDADD)
+tests_unit_t_sym_LDADD = $(UNIT_LDADD)
+# Unit tests may cast and compare freely.
+tests_unit_t_sym_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
+
+# Integration: real crashes under LD_PRELOAD and via crash_install().
+TESTS += tests/abi/check-symbols.sh tests/crash/run-crash.sh
+EXTRA_DIST += tests/crash/run-crash.sh tests/abi/check-symbols.sh tests/abi/allowlist.txt
+
+include tests/xcheck/local.mk
+
+# waitsig: how a test program really ended (wait status, core bit).
+check_PROGRAMS += tests/crash/waitsig
+tests_crash_waitsig_SOURCES = tests/crash/waitsig.c

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * crashme MODE [ARG]: crash in a chosen way, for the demo and the tests.
+ * Every crash goes through main -> level1 -> level2 -> level3 -> crash_<mode>,
+ * so a report can be checked for those names in order.
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifdef CRASHME_LINKED
+#include "crash.h"
+#endif
+
+#define NOINLINE __attribute__((noinline))
+/* Keeps a call out of tail position, so every level keeps its frame. */
+#define KEEP() __asm__ volatile("" ::: "memory")
+
+void crashme_lib_crash(int how);	/* demo/crashlib.c */
+
+typedef void (*fn_t)(void);
+static volatile fn_t null_fn;
+static volatile int zero;
+static const char *mode;
+static long deep_n = 50;
+
+NOINLINE static void crash_null(void)
+{
+	*(volatile int *)(uintptr_t)zero = 1;	/* write to address 0 */
+	KEEP();
+}
+
+NOINLINE static void crash_read(void)
+{
+	volatile int *p = (volatile int *)(uintptr_t)0xdead0000ul;
+	int v = *p;	/* wild read */
+
+	KEEP();
+	(void)v;
+}
+
+NOINLINE static void crash_abort(void)
+{
+	abort();
+}
+
+NOINLINE static void crash_fpe(void)
+{
+	volatile int a = 1, b = zero;
+
+	a = a / b;
+	KEEP();
+}
+
+NOINLINE static void crash_ill(void)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("ud2");
+#elif defined(__aarch64__)
+	__asm__ volatile(".inst 0x00000000");	/* udf #0 */
+#elif defined(__riscv)
+	__asm__ volatile(".word 0x00000000");	/* all-zero: defined illegal */
+#elif defined(__loongarch__)
+	__asm__ volatile(".word 0x00000000");
+#endif
+	KEEP();
+}
+
+NOINLINE static void crash_trap(void)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("int3");
+#elif defined(__aarch64__)
+	__asm__ volatile("brk #0");
+#elif defined(__riscv)
+	__asm__ volatile("ebreak");
+#elif defined(__loongarch__)
+	__asm__ volatile("break 0");
+#endif
+	KEEP();
+}
+
+NOINLINE static void crash_bus(void)
+{
+	char path[] = "/tmp/crashme-bus-XXXXXX";
+	int fd = mkstemp(path);
+	volatile char *p;
+
+	unlink(path);
+	/* A page past the end of the file: SIGBUS (BUS_ADRERR). */
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		abort();
+	(void)p[0];
+	KEEP();
+}
+
+NOINLINE static void crash_badpc(void)
+{
+	null_fn();	/* call through a NULL function pointer */
+	KEEP();
+}
+
+NOINLINE static long recurse(long n)
+{
+	volatile char pad[1024];
+
+	pad[0] = (char)n;
+	if (n == 0)
+		crash_null();
+	else
+		recurse(n - 1);
+	KEEP();
+	return pad[0];
+}
+
+NOINLINE static void crash_overflow(void)
+{
+	recurse(1L << 40);	/* never reaches 0: the stack runs out first */
+	KEEP();
+}
+
+NOINLINE static void crash_deep(void)
+{
+	recurse(deep_n);
+	KEEP();
+}
+
+/* A frame pointer set to garbage, then a crash: the fp walk must stop cleanly. */
+NOINLINE static void crash_wildfp(void)
+{
+#if defined(__x86_64__)
+	__asm__ volatile("movabs $0x00007ffd00000007, %rbp\n\tmovl $1, 0");
+#elif defined(__aarch64__)
+	__asm__ volatile("movz x29, #7\n\tmovk x29, #0x7ffd, lsl #32\n\tstr wzr, [xzr]");
+#elif defined(__riscv)
+	__asm__ volatile("li s0, 0x7ffd00000007\n\tsw zero, 0(zero)");
+#elif defined(__loongarch__)
+	__asm__ volatile("lu12i.w $fp, 0\n\tori $fp, $fp, 7\n\tlu32i.d $fp, 0x7ffd\n\tst.w $zero, $zero, 0");
+#endif
+	KEEP();
+}
+
+NOINLINE static void crash_lib(void)
+{
+	crashme_lib_crash(0);
+	KEEP();
+}
+
+NOINLINE static void crash_dlopen(void)
+{
+	char path[4096];
+	ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 32);
+	char *slash;
+
+	if (n <= 0)
+		abort();
+	path[n] = 0;
+	slash = strrchr(path, '/');
+	strcpy(slash + 1, "libcrashinit.so");
+	/* Its constructor crashes: inside dlopen, with the loader's lock held. */
+	dlopen(path, RTLD_NOW);
+	fprintf(stderr, "dlopen returned: %s\n", dlerror());
+	KEEP();
+}
+
+NOINLINE static void crash_assert(void)
+{
+	void (*report)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "crash_report_fd");
+
+	if (report)
+		report(2);
+	abort();
+}
+
+static void *thread_main(void *arg)
+{
+	(void)arg;
+	crash_null();
+	return NULL;
+}
+
+NOINLINE static void crash_thread(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, thread_main, NULL);
+	pthread_join(t, NULL);
+	KEEP();
+}
+
+static pthread_barrier_t race_barrier;
+
+static void *race_main(void *arg)
+{
+	(void)arg;
+	pthread_barrier_wait(&race_barrier);
+	crash_null();
+	return NULL;
+}
+
+/* Two threads crash at once: exactly one report. */
+NOINLINE static void crash_race(void)
+{
+	pthread_t t[2];
+
+	pthread_barrier_init(&race_barrier, NULL, 2);
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, race_main, NULL);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	KEEP();
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+	const char *help;
+} modes[] = {
+	{ "segv", crash_null, "write to NULL (SIGSEGV, SEGV_MAPERR)" },
+	{ "read", crash_read, "read from a wild address (SIGSEGV)" },
+	{ "abort", crash_abort, "abort() (SIGABRT)" },
+	{ "fpe", crash_fpe, "integer divide by zero (SIGFPE, FPE_INTDIV)" },
+	{ "ill", crash_ill, "illegal instruction (SIGILL)" },
+	{ "trap", crash_trap, "breakpoint instruction (SIGTRAP)" },
+	{ "bus", crash_bus, "read past the end of a mapped file (SIGBUS)" },
+	{ "badpc", crash_badpc, "call through a NULL function pointer" },
+	{ "stack-overflow", crash_overflow, "unbounded recursion" },
+	{ "thread", crash_thread, "crash in a second thread" },
+	{ "race", crash_race, "two threads crash at once" },
+	{ "lib", crash_lib, "crash inside a shared library" },
+	{ "dlopen", crash_dlopen, "crash in a library constructor, inside dlopen" },
+	{ "deep", crash_deep, "N-deep recursion (ARG, default 50), then a crash" },
+	{ "wildfp", crash_wildfp, "garbage frame pointer, then a crash" },
+	{ "assert", crash_assert, "crash_report_fd(2), then abort()" },
+};
+
+NOINLINE static void level3(void (*fn)(void))
+{
+	fn();
+	KEEP();
+}
+
+NOINLINE static void level2(void (*fn)(void))
+{
+	level3(fn);
+	KEEP();
+}
+
+NOINLINE static void level1(void (*fn)(void))
+{
+	level2(fn);
+	KEEP();
+}
+
+#ifdef CRASHME_LINKED
+/* crashme-linked: the application's own SIGSEGV handler, for the chaining test. */
+static void app_handler(int sig)
+{
+	static const char msg[] = "crashme: application handler ran\n";
+
+	(void)sig;
+	write(2, msg, sizeof(msg) - 1);
+	_exit(42);
+}
+
+/* CRASHME_OUTPUT=path: crash_install() with options instead of the environment;
+   CRASHME_APP_HANDLER=1: install the application's handler first. */
+static void linked_install(void)
+{
+	struct crash_options o;
+	const char *out = getenv("CRASHME_OUTPUT");
+	int ret;
+
+	if (getenv("CRASHME_APP_HANDLER"))
+		signal(SIGSEGV, app_handler);
+	memset(&o, 0, sizeof(o));
+	o.fd = out ? -1 : 2;
+	o.path = out;
+	o.engine = CRASH_ENGINE_AUTO;
+	ret = crash_install(&o);
+	if (ret < 0) {
+		fprintf(stderr, "crash_install: %d\n", ret);
+		exit(2);
+	}
+}
+#endif
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: crashme MODE [ARG]\nmodes:\n");
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+			fprintf(stderr, "  %-15s %s\n", modes[i].name, modes[i].help);
+		return 2;
+	}
+	mode = argv[1];
+	if (argc > 2)
+		deep_n = atol(argv[2]);
+#ifdef CRASHME_LINKED
+	linked_install();
+#endif
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (strcmp(mode, modes[i].name) == 0) {
+			level1(modes[i].fn);
+			KEEP();
+			fprintf(stderr, "crashme: %s did not crash\n", mode);
+			return 1;
+		}
+	}
+	fprintf(stderr, "crashme: unknown mode %s\n", mode);
+	return 2;
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* crash_backtrace, crash_backtrace_with, crash_report_fd; the live walk. */
+#include <errno.h>
+
+#include "context.h"
+#include "crash-int.h"
+#include "module.h"
+#include "options.h"
+#include "report.h"
+
+static int live_module(const struct cr_walk *w, uint64_t pc, struct cr_module *out)
+{
+	return cr_module_find(w->mem, pc, out);
+}
+
+/* Crash path only (the crash owner): is pc executable, which stack holds sp. */
+static const struct cr_maps *walk_maps;
+
+static int maps_exec(const struct cr_walk *w, uint64_t pc)
+{
+	const struct cr_map *m = cr_maps_find(walk_maps, pc);
+
+	(void)w;
+	return m && (m->flags & CR_MAP_X);
+}
+
+static int maps_stack(const struct cr_walk *w, uint64_t sp, uint64_t *lo, uint64_t *hi)
+{
+	(void)w;
+	return cr_maps_stack(walk_maps, sp, lo, hi);
+}
+
+void cr_walk_live(struct cr_walk *w, const struct cr_maps *maps, uint64_t sp, int exact)
+{
+	w->arch = cr_host;
+	w->mem = &cr_mem_self;
+	w->depth = 0;
+	w->exact = (uint8_t)exact;
+	w->find_module = live_module;
+	w->si.err_addr = 0;
+	w->si.next_exact = 0;
+	w->stack_lo = sp;
+	w->stack_hi = UINT64_MAX;
+	w->is_exec = NULL;
+	w->stack_of = NULL;
+	if (maps) {
+		walk_maps = maps;
+		w->is_exec = maps_exec;
+		w->stack_of = maps_stack;
+		if (cr_maps_stack(maps, sp, &w->stack_lo, &w->stack_hi) < 0) {
+			w->stack_lo = sp;
+			w->stack_hi = UINT64_MAX;
+		}
+	}
+}
+
+struct bt {
+	void **buf;
+	int size, n;
+	unsigned skip;
+};
+
+static void bt_sink(struct cr_trace *t, const struct cr_frame *f)
+{
+	struct bt *b = t->arg;
+
+	if (t->n >= b->skip && b->n < b->size)
+		b->buf[b->n++] = (void *)(uintptr_t)f->pc;
+}
+
+/*
+ * Frame #00 of the walk is this function (cr_getcontext returns into it), #01
+ * the public entry point, #02 its caller: skip = 2 makes buffer[0] the return
+ * address in the caller, as glibc backtrace() does.
+ */
+__attribute__((noinline)) static int backtrace_engine(int engine, void **buffer, int size,
+						      unsigned skip)
+{
+	struct cr_regs regs;
+	struct cr_walk w;
+	struct bt b = { buffer, size, 0, skip };
+	struct cr_trace t = { .f = NULL, .sink = bt_sink, .arg = &b };
+	uint8_t list[8];
+
+	if (cr_engine_list(engine, list) < 0)
+		return -EINVAL;
+	if (engine == CRASH_ENGINE_SCAN && !cr_host->scan)
+		return -ENOSYS;
+	if (size <= 0)
+		return 0;
+	cr_getcontext(&regs);
+	cr_walk_live(&w, NULL, regs.r[cr_host->sp], 0);
+	t.max = (unsigned)(size < CR_MAX_FRAMES ? size : CR_MAX_FRAMES) + skip;
+	cr_unwind(&w, &regs, list, &t);
+	return b.n;
+}
+
+/* The empty asm after each call keeps it out of tail position: frame #01 must exist. */
+__attribute__((noinline)) int crash_backtrace_with(int engine, void **buffer, int size)
+{
+	int n;
+
+	if (engine == CRASH_ENGINE_ALL || (!buffer && size > 0))
+		return -EINVAL;
+	n = backtrace_engine(engine, buffer, size, 2);
+	__asm__ volatile("" ::: "memory");
+	return n;
+}
+
+__attribute__((noinline)) int crash_backtrace(void **buffer, int size)
+{
+	int engine = cr_cfg.engine == CRASH_ENGINE_ALL ? CRASH_ENGINE_AUTO : cr_cfg.engine;
+	int n;
+
+	if (!buffer || size <= 0)
+		return 0;
+	n = backtrace_engine(engine, buffer, size, 2);
+	__asm__ volatile("" ::: "memory");
+	return n < 0 ? 0 : n;
+}
+
+__attribute__((noinline)) void crash_report_fd(int fd)
+{
+	struct cr_regs regs;
+	struct cr_crash c;
+	struct cr_out o;
+
+	cr_getcontext(&regs);
+	c.sig = 0;
+	c.si = NULL;
+	c.regs = &regs;
+	c.extra = NULL;
+	c.maps = NULL;
+	c.engine = cr_cfg.engine;
+	c.max_frames = cr_cfg.max_frames;
+	c.exact = 0;
+	cr_out_init(&o, fd);
+	cr_report(&o, &c);
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/* x86_64 host glue: ucontext_t, the rt_sigframe, and the register capture. */
+#include <signal.h>
+#include <stddef.h>
+#include <string.h>
+#include <ucontext.h>
+
+#include "context.h"
+
+const struct cr_arch *const cr_host = &cr_arch_x86_64;
+
+/* DWARF number -> gregs index (psABI 3.6.2 / <sys/ucontext.h>). */
+static const uint8_t greg_of[17] = {
+	REG_RAX, REG_RDX, REG_RCX, REG_RBX, REG_RSI, REG_RDI, REG_RBP, REG_RSP, REG_R8,
+	REG_R9,	 REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15, REG_RIP,
+};
+
+static void from_gregs(const greg_t *g, struct cr_regs *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (unsigned n = 0; n < 17; n++)
+		cr_reg_set(r, n, (uint64_t)g[greg_of[n]]);
+	r->pc = (uint64_t)g[REG_RIP];
+}
+
+void cr_regs_from_ucontext(const void *uc, struct cr_regs *r)
+{
+	from_gregs(((const ucontext_t *)uc)->uc_mcontext.gregs, r);
+}
+
+void cr_ctx_extra(const void *uc, struct cr_extra *x)
+{
+	const greg_t *g = ((const ucontext_t *)uc)->uc_mcontext.gregs;
+
+	x->n = 3;
+	x->name[0] = "rflags";
+	x->val[0] = (uint64_t)g[REG_EFL];
+	x->name[1] = "trapno";
+	x->val[1] = (uint64_t)g[REG_TRAPNO];
+	x->name[2] = "err";
+	x->val[2] = (uint64_t)g[REG_ERR];
+}
+
+/* glibc's __restore_rt (and musl's): mov $__NR_rt_sigreturn,%rax; syscall. */
+static const uint8_t restore_rt[9] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 };
+
+int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs *out)
+{
+	uint8_t code[sizeof(restore_rt)];
+	greg_t g[NGREG];
+	uint64_t uc;
+
+	if (cr_read(m, in->pc, code, sizeof(code)) < 0 || memcmp(code, restore_rt, sizeof(code)))
+		return -CR_ENOINFO;
+	/*
+	 * Kernel arch/x86 rt_sigframe: { pretcode; ucontext uc; siginfo info; }.
+	 * The handler's ret popped pretcode, so sp points at uc.
+	 */
+	if (!cr_reg_valid(in, 7))
+		return -CR_EINVAL;
+	uc = in->r[7];
+	if (cr_read(m, uc + offsetof(ucontext_t, uc_mcontext.gregs), g, sizeof(g)) < 0)
+		return -CR_EFAULT;
+	from_gregs(g, out);
+	return 0;
+}
+
+_Static_assert(offsetof(struct cr_regs, valid) == 280, "cr_getcontext layout");
+_Static_assert(offsetof(struct cr_regs, pc) == 288, "cr_getcontext layout");
+
+/*
+ * int cr_getcontext(struct cr_regs *r): the caller's callee-saved registers
+ * (rbx 3, rbp 6, r12-r15), its sp after our return (rsp 7) and the return
+ * address as pc and column 16.
+ */
+__asm__(".text\n"
+	".globl cr_getcontext\n"
+	".hidden cr_getcontext\n"
+	".type cr_getcontext,@function\n"
+	"cr_getcontext:\n"
+	".cfi_startproc\n"
+	"	movq %rbx, 24(%rdi)\n"
+	"	movq %rbp, 48(%rdi)\n"
+	"	leaq 8(%rsp), %rax\n"
+	"	movq %rax, 56(%rdi)\n"
+	"	movq %r12, 96(%rdi)\n"
+	"	movq %r13, 104(%rdi)\n"
+	"	movq %r14, 112(%rdi)\n"
+	"	movq %r15, 120(%rdi)\n"
+	"	movq (%rsp), %rax\n"
+	"	movq %rax, 128(%rdi)\n"
+	"	movq %rax, 288(%rdi)\n"
+	"	movq $0x1f0c8, 280(%rdi)\n" /* bits 3, 6, 7, 12-15, 16 */
+	"	xorl %eax, %eax\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size cr_getcontext, .-cr_getcontext\n");

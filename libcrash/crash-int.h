@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/* State shared by install.c, handler.c, api.c and report.c. */
+#ifndef CR_CRASH_INT_H
+#define CR_CRASH_INT_H
+
+#include <signal.h>
+
+#include "crash.h"
+#include "maps.h"
+#include "unwind.h"
+
+struct cr_config {
+	int fd;				/* report output */
+	int engine;			/* enum crash_engine */
+	unsigned max_frames;
+	unsigned long long signals;
+	int chain;			/* call previous handlers */
+	int selftest_fault;		/* CRASH_SELFTEST_FAULT=1: fault inside the handler
+					   after the report (tests of the nested-fault path) */
+};
+
+extern struct cr_config cr_cfg;
+
+/* The previous disposition of each signal (first install), for chaining. */
+extern struct sigaction cr_prev[65];
+extern unsigned long long cr_prev_saved;
+
+void cr_handler(int sig, siginfo_t *si, void *uc);
+
+/*
+ * A walk of the live process.  maps != NULL (crash path): executable checks
+ * and stack bounds from /proc/self/maps; NULL: from the module table only.
+ */
+void cr_walk_live(struct cr_walk *w, const struct cr_maps *maps, uint64_t sp, int exact);
+
+#endif

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * crash_install/uninstall: options, output, alternate stack, module table,
+ * warm-up, sigaction.  Everything lazy happens here, before any signal.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "crash-int.h"
+#include "mem.h"
+#include "module.h"
+#include "options.h"
+#include "out.h"
+
+struct cr_config cr_cfg = {
+	.fd = 2,
+	.engine = CRASH_ENGINE_AUTO,
+	.max_frames = CR_DEFAULT_FRAMES,
+	.signals = CR_DEFAULT_SIGNALS,
+	.chain = 1,
+};
+struct sigaction cr_prev[65];
+unsigned long long cr_prev_saved;
+
+static unsigned long long installed;	/* signals that have our handler now */
+static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;	/* never in the handler */
+static int opened_fd = -1;		/* the CRASH_OUTPUT/opts->path file we opened */
+
+#define ALT_SIZE (64 * 1024)
+
+int crash_thread_init(void)
+{
+	stack_t cur, ss;
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	if (sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE))
+		return 0;	/* the thread has one (the application's or ours) */
+	/* A guard page below: an overflow of the alternate stack faults cleanly. */
+	p = mmap(NULL, ALT_SIZE + (size_t)page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	if (mprotect(p, (size_t)page, PROT_NONE) < 0) {
+		munmap(p, ALT_SIZE + (size_t)page);
+		return -errno;
+	}
+	ss.ss_sp = (char *)p + page;
+	ss.ss_size = ALT_SIZE;
+	ss.ss_flags = 0;
+	if (sigaltstack(&ss, NULL) < 0) {
+		int e = errno;
+
+		munmap(p, ALT_SIZE + (size_t)page);
+		return -e;
+	}
+	return 0;
+}
+
+static int open_output(const struct crash_options *o)
+{
+	int fd;
+
+	if (o->fd >= 0)
+		return o->fd;
+	if (!o->path)
+		return 2;
+	fd = open(o->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Run every lazy path once (PLT slots, page faults on our code, module table). */
+static void warm_up(void)
+{
+	void *buf[4];
+	struct cr_out o;
+	char sink[64];
+
+	crash_backtrace(buf, 4);
+	cr_out_mem(&o, sink, sizeof(sink));
+	cr_putu(&o, 1);
+	cr_flush(&o);
+}
+
+static int set_handlers(unsigned long long sigs)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = cr_handler;
+	/* SA_NODEFER: a fault inside the handler re-enters it and is caught as such. */
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (int sig = 1; sig < 65; sig++) {
+		if (!(sigs & CRASH_SIGMASK(sig)))
+			continue;
+		struct sigaction old;
+
+		if (sigaction(sig, &sa, &old) < 0)
+			return -errno;
+		if (!(cr_prev_saved & CRASH_SIGMASK(sig)) && old.sa_sigaction != cr_handler) {
+			cr_prev[sig] = old;
+			cr_prev_saved |= CRASH_SIGMASK(sig);
+		}
+		installed |= CRASH_SIGMASK(sig);
+	}
+	return 0;
+}
+
+static void restore(unsigned long long sigs)
+{
+	for (int sig = 1; sig < 65; sig++) {
+		if (!(sigs & installed & CRASH_SIGMASK(sig)))
+			continue;
+		sigaction(sig, &cr_prev[sig], NULL);
+		installed &= ~CRASH_SIGMASK(sig);
+	}
+}
+
+static int validate(const struct crash_options *o)
+{
+	if (o->engine < CRASH_ENGINE_AUTO || o->engine > CRASH_ENGINE_ALL)
+		return -EINVAL;
+	if (o->max_frames < 0 || o->max_frames > CR_MAX_FRAMES)
+		return -EINVAL;
+	if (o->signals & (CRASH_SIGMASK(0) | CRASH_SIGMASK(9) | CRASH_SIGMASK(19)))
+		return -EINVAL;
+	return 0;
+}
+
+int crash_install(const struct crash_options *opts)
+{
+	static char path_buf[4096];
+	struct crash_options env;
+	unsigned long long sigs;
+	int ret, fd;
+
+	pthread_mutex_lock(&install_lock);
+	if (!opts) {
+		const char *t = getenv("CRASH_SELFTEST_FAULT");
+
+		cr_opt_from_env(&env, path_buf, sizeof(path_buf));
+		opts = &env;
+		cr_cfg.selftest_fault = t && strcmp(t, "1") == 0;
+	}
+	if ((ret = validate(opts)) < 0)
+		goto out;
+	if ((ret = cr_mem_init()) < 0)
+		goto out;
+	if ((fd = open_output(opts)) < 0) {
+		ret = fd;
+		goto out;
+	}
+	if (!opts->no_altstack && (ret = crash_thread_init()) < 0)
+		goto out;
+	cr_modules_snapshot();
+	if (opened_fd >= 0 && opened_fd != fd)
+		close(opened_fd);
+	opened_fd = (opts->fd < 0 && opts->path) ? fd : -1;
+	cr_cfg.fd = fd;
+	cr_cfg.engine = opts->engine;
+	cr_cfg.max_frames = opts->max_frames ? (unsigned)opts->max_frames : CR_DEFAULT_FRAMES;
+	cr_cfg.chain = !opts->no_chain;
+	sigs = opts->signals ? opts->signals : CR_DEFAULT_SIGNALS;
+	warm_up();
+	restore(installed & ~sigs);	/* signals dropped by this call */
+	ret = set_handlers(sigs);
+	cr_cfg.signals = sigs;
+out:
+	pthread_mutex_unlock(&install_lock);
+	return ret;
+}
+
+void crash_uninstall(void)
+{
+	pthread_mutex_lock(&install_lock);
+	restore(installed);
+	pthread_mutex_unlock(&install_lock);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/* /proc/self/maps, read with open/read only (AS-safe), into fixed storage. */
+#ifndef CR_MAPS_H
+#define CR_MAPS_H
+
+#include "common.h"
+
+#define CR_MAP_R 1
+#define CR_MAP_W 2
+#define CR_MAP_X 4
+#define CR_MAP_STACK 8	/* the main thread's [stack] */
+
+struct cr_map {
+	uint64_t lo, hi;
+	uint32_t flags;	/* CR_MAP_* */
+};
+
+#define CR_MAPS_MAX 4096
+
+struct cr_maps {
+	unsigned n;
+	int truncated;	/* more mappings than CR_MAPS_MAX */
+	struct cr_map m[CR_MAPS_MAX];
+};
+
+/* Read /proc/self/maps into t.  Returns the count or -errno.  AS-safe, bounded. */
+int cr_maps_load(struct cr_maps *t);
+
+/* Parse maps text (tests; also used by cr_maps_load per chunk).  Returns the count. */
+int cr_maps_parse(struct cr_maps *t, const char *text, size_t len);
+
+/* The mapping that contains addr, or NULL (binary search: the kernel lists them sorted). */
+const struct cr_map *cr_maps_find(const struct cr_maps *t, uint64_t addr);
+
+/*
+ * Bounds of the stack that holds sp: its mapping, or, when sp sits in the guard
+ * gap below one (stack overflow), the first mapping above within 1 MiB.
+ * 0 or -CR_ENOINFO.
+ */
+int cr_maps_stack(const struct cr_maps *t, uint64_t sp, uint64_t *lo, uint64_t *hi);
+
+#endif

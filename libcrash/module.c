@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: MIT */
+#include <dlfcn.h>
+#include <link.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "elfmem.h"
+#include "module.h"
+
+/*
+ * Install-time table.  Written only by cr_modules_snapshot() (under the
+ * caller's install serialisation) and published with a release store of
+ * n_mods; read lock-free afterwards.
+ */
+#define MAX_MODS 512
+static struct cr_module mods[MAX_MODS];
+static unsigned n_mods;
+
+int cr_module_from_phdrs(const struct cr_mem *m, uint64_t bias, uint64_t phdr, unsigned phnum,
+			 struct cr_module *mod)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	memset(mod, 0, sizeof(*mod));
+	mod->bias = bias;
+	mod->phdr = phdr;
+	mod->phnum = (uint16_t)phnum;
+	for (unsigned i = 0; i < phnum && i < 256; i++) {
+		Elf64_Phdr ph;
+
+		if (cr_read(m, phdr + i * sizeof(ph), &ph, sizeof(ph)) < 0)
+			return -CR_EFAULT;
+		switch (ph.p_type) {
+		case PT_LOAD:
+			if (bias + ph.p_vaddr < lo)
+				lo = bias + ph.p_vaddr;
+			if (bias + ph.p_vaddr + ph.p_memsz > hi)
+				hi = bias + ph.p_vaddr + ph.p_memsz;
+			break;
+		case PT_GNU_EH_FRAME:
+			mod->eh_hdr = bias + ph.p_vaddr;
+			mod->eh_hdr_len = ph.p_memsz;
+			break;
+		case PT_DYNAMIC:
+			mod->dynamic = bias + ph.p_vaddr;
+			break;
+		case PT_NOTE:
+			if (!mod->build_id_len)
+				mod->build_id_len = (uint8_t)cr_elf_note_build_id(
+					m, bias + ph.p_vaddr, ph.p_memsz, mod->build_id,
+					sizeof(mod->build_id));
+			break;
+		}
+	}
+	if (hi <= lo)
+		return -CR_EINVAL;
+	mod->lo = lo;
+	mod->hi = hi;
+	return 0;
+}
+
+static void copy_path(char *dst, size_t cap, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+static int snap_one(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct cr_module mod;
+
+	(void)size;
+	(void)arg;
+	if (n_mods >= MAX_MODS)
+		return 1;
+	if (cr_module_from_phdrs(&cr_mem_self, info->dlpi_addr, (uintptr_t)info->dlpi_phdr,
+				 info->dlpi_phnum, &mod) < 0)
+		return 0;
+	if (info->dlpi_name && info->dlpi_name[0]) {
+		copy_path(mod.path, sizeof(mod.path), info->dlpi_name);
+	} else if (n_mods == 0) {
+		/* The executable: the loader gives it no name. */
+		ssize_t k = readlink("/proc/self/exe", mod.path, sizeof(mod.path) - 1);
+
+		mod.path[k > 0 ? k : 0] = 0;
+	}
+	/* Insertion sort by lo: the table is searched by binary search. */
+	unsigned i = n_mods;
+	while (i > 0 && mods[i - 1].lo > mod.lo) {
+		mods[i] = mods[i - 1];
+		i--;
+	}
+	mods[i] = mod;
+	n_mods++;
+	return 0;
+}
+
+int cr_modules_snapshot(void)
+{
+	__atomic_store_n(&n_mods, 0, __ATOMIC_RELEASE);
+	dl_iterate_phdr(snap_one, NULL);
+	__atomic_store_n(&n_mods, n_mods, __ATOMIC_RELEASE);
+	return (int)n_mods;
+}
+
+static const struct cr_module *table_find(uint64_t pc)
+{
+	unsigned lo = 0, hi = __atomic_load_n(&n_mods, __ATOMIC_ACQUIRE);
+
+	while (lo < hi) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if (pc < mods[mid].lo)
+			hi = mid;
+		else if (pc >= mods[mid].hi)
+			lo = mid + 1;
+		else
+			return &mods[mid];
+	}
+	return NULL;
+}
+
+/* A NUL-terminated string of the unwound process, truncated to cap. */
+static void read_str(const struct cr_mem *m, uint64_t addr, char *dst, size_t cap)
+{
+	size_t i = 0;
+
+	for (; addr && i + 1 < cap; i++)
+		if (cr_read(m, addr + i, &dst[i], 1) < 0 || dst[i] == 0)
+			break;
+	dst[i] = 0;
+}
+
+/* A module from its link_map entry: the ELF header sits at the lowest PT_LOAD. */
+static int from_link_map(const struct cr_mem *m, uint64_t lm, uint64_t base, uint64_t pc,
+			 struct cr_module *out)
+{
+	struct link_map l;
+	uint64_t phdr;
+	unsigned phnum;
+	int ret;
+
+	if (cr_read(m, lm, &l, sizeof(l)) < 0)
+		return -CR_EFAULT;
+	if (!base)
+		base = l.l_addr;	/* DSOs and PIEs link their first PT_LOAD at 0 */
+	if ((ret = cr_elf_mem_phdrs(m, base, &phdr, &phnum)) < 0)
+		return ret;
+	if ((ret = cr_module_from_phdrs(m, l.l_addr, phdr, phnum, out)) < 0)
+		return ret;
+	if (pc < out->lo || pc >= out->hi)
+		return -CR_ENOINFO;
+	read_str(m, (uintptr_t)l.l_name, out->path, sizeof(out->path));
+	return 0;
+}
+
+int cr_module_find_rdebug(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
+{
+	uint64_t lm = (uintptr_t)_r_debug.r_map;
+
+	/* Bounded walk; every read through m, so a list torn by a crash inside
+	   the loader ends the walk instead of faulting. */
+	for (int i = 0; lm && i < 4096; i++) {
+		struct link_map l;
+
+		if (cr_read(m, lm, &l, sizeof(l)) < 0)
+			return -CR_EFAULT;
+		if (l.l_addr && from_link_map(m, lm, 0, pc, out) == 0)
+			return 0;
+		lm = (uintptr_t)l.l_next;
+	}
+	return -CR_ENOINFO;
+}
+
+#ifdef HAVE__DL_FIND_OBJECT
+/*
+ * glibc documents _dl_find_object as async-signal-safe: readers use a
+ * versioned double buffer and never wait for a writer, so a crash inside
+ * dlopen/dlclose (with the loader's locks held) cannot deadlock it.
+ */
+static int find_dlfo(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
+{
+	struct dl_find_object fo;
+	const struct cr_module *t;
+
+	if (_dl_find_object((void *)(uintptr_t)pc, &fo) != 0)
+		return -CR_ENOINFO;
+	t = table_find(pc);
+	if (t && t->lo == (uintptr_t)fo.dlfo_map_start && fo.dlfo_link_map &&
+	    t->bias == fo.dlfo_link_map->l_addr) {
+		*out = *t;
+		return 0;
+	}
+	return from_link_map(m, (uintptr_t)fo.dlfo_link_map, (uintptr_t)fo.dlfo_map_start, pc,
+			     out);
+}
+#endif
+
+int cr_module_find(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
+{
+	const struct cr_module *t;
+
+#ifdef HAVE__DL_FIND_OBJECT
+	if (find_dlfo(m, pc, out) == 0)
+		return 0;
+#endif
+	/* No _dl_find_object, or it does not know pc (the vDSO, qemu's pages). */
+	t = table_find(pc);
+	if (t) {
+		*out = *t;
+		return 0;
+	}
+	return cr_module_find_rdebug(m, pc, out);
+}

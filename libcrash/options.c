@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "out.h"
+#include "sigdesc.h"
+
+static int parse_uint(const char *s, size_t len, unsigned long long max, unsigned long long *v)
+{
+	unsigned long long x = 0;
+
+	if (len == 0 || len > 19)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		x = x * 10 + (unsigned)(s[i] - '0');
+	}
+	if (x > max)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int cr_opt_output(const char *s, int *fd, const char **path)
+{
+	unsigned long long v;
+
+	if (!s || !*s)
+		return -1;
+	if (strcmp(s, "stderr") == 0) {
+		*fd = 2;
+		*path = NULL;
+		return 0;
+	}
+	if (strncmp(s, "fd:", 3) == 0) {
+		if (parse_uint(s + 3, strlen(s + 3), 0x7fffffff, &v) < 0)
+			return -1;
+		*fd = (int)v;
+		*path = NULL;
+		return 0;
+	}
+	*fd = -1;
+	*path = s;
+	return 0;
+}
+
+int cr_opt_signals(const char *s, unsigned long long *mask)
+{
+	unsigned long long m = 0, v;
+	char up[16];
+
+	if (!s || !*s)
+		return -1;
+	while (*s) {
+		size_t len = strcspn(s, ",");
+
+		if (len == 0 || len >= sizeof(up))
+			return -1;
+		for (size_t i = 0; i < len; i++)
+			up[i] = (s[i] >= 'a' && s[i] <= 'z') ? (char)(s[i] - 32) : s[i];
+		if (parse_uint(up, len, 63, &v) == 0 && v > 0)
+			m |= CRASH_SIGMASK(v);
+		else if ((v = (unsigned)cr_sig_from_name(up, (unsigned)len)) != 0)
+			m |= CRASH_SIGMASK(v);
+		else
+			return -1;
+		s += len;
+		if (*s == ',' && *++s == 0)
+			return -1;
+	}
+	/* SIGKILL and SIGSTOP cannot be caught. */
+	if (m & (CRASH_SIGMASK(9) | CRASH_SIGMASK(19)))
+		return -1;
+	*mask = m;
+	return 0;
+}
+
+int cr_opt_engine(const char *s, int *engine)
+{
+	static const char *const names[] = { "auto", "fp", "cfi", "scan", "all" };
+
+	for (int i = 0; s && i < (int)CR_ARRAY_SIZE(names); i++) {
+		if (strcmp(s, names[i]) == 0) {
+			*engine = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int cr_opt_frames(const char *s, int *n)
+{
+	unsigned long long v;
+
+	if (!s || parse_uint(s, strlen(s), CR_MAX_FRAMES, &v) < 0 || v == 0)
+		return -1;
+	*n = (int)v;
+	return 0;
+}
+
+static void warn(const char *var, const char *val, const char *why)
+{
+	struct cr_out o;
+
+	cr_out_init(&o, 2);
+	cr_puts(&o, "libcrash: ");
+	cr_puts(&o, var);
+	cr_puts(&o, "=");
+	cr_putsn(&o, val, 200);
+	cr_puts(&o, ": ");
+	cr_puts(&o, why);
+	cr_puts(&o, "\n");
+	cr_flush(&o);
+}
+
+void cr_opt_from_env(struct crash_options *opts, char *path_buf, unsigned cap)
+{
+	const char *v, *path = NULL;
+	int fd;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->fd = 2;
+	if ((v = getenv("CRASH_OUTPUT")) && *v) {
+		if (cr_opt_output(v, &fd, &path) < 0) {
+			warn("CRASH_OUTPUT", v, "expected stderr, fd:N or a path; using stderr");
+		} else if (path && strlen(path) >= cap) {
+			warn("CRASH_OUTPUT", v, "path too long; using stderr");
+		} else if (path) {
+			memcpy(path_buf, path, strlen(path) + 1);
+			opts->fd = -1;
+			opts->path = path_buf;
+		} else {
+			opts->fd = fd;
+		}
+	}
+	if ((v = getenv("CRASH_SIGNALS")) && *v && cr_opt_signals(v, &opts->signals) < 0) {
+		warn("CRASH_SIGNALS", v,
+		     "expected a list like SEGV,ABRT,BUS (no KILL/STOP); using the default set");
+		opts->signals = 0;
+	}
+	if ((v = getenv("CRASH_ENGINE")) && *v && cr_opt_engine(v, &opts->engine) < 0) {
+		warn("CRASH_ENGINE", v, "expected auto, fp, cfi, scan or all; using auto");
+		opts->engine = CRASH_ENGINE_AUTO;
+	}
+	if ((v = getenv("CRASH_MAX_FRAMES")) && *v && cr_opt_frames(v, &opts->max_frames) < 0) {
+		warn("CRASH_MAX_FRAMES", v, "expected a number from 1 to 1024; using 256");
+		opts->max_frames = 0;
+	}
+}

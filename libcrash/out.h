@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * AS-safe text output: a fixed buffer flushed with write(2).  No malloc, no
+ * stdio, no locale.  Tests can point it at memory instead of an fd.
+ */
+#ifndef CR_OUT_H
+#define CR_OUT_H
+
+#include "common.h"
+
+struct cr_out {
+	int fd;			/* write(2) target; < 0: append to mem */
+	int err;		/* first write error (-errno), later output is dropped */
+	size_t n;		/* bytes pending in buf */
+	char *mem;		/* tests: sink when fd < 0 (NUL-terminated) */
+	size_t memcap, memlen;
+	char buf[1024];
+};
+
+void cr_out_init(struct cr_out *o, int fd);
+void cr_out_mem(struct cr_out *o, char *mem, size_t cap);
+void cr_putc(struct cr_out *o, char c);
+void cr_puts(struct cr_out *o, const char *s);
+void cr_putsn(struct cr_out *o, const char *s, size_t max);	/* at most max bytes of s */
+void cr_putx(struct cr_out *o, uint64_t v, int width);	/* hex, zero-padded to width */
+void cr_put0x(struct cr_out *o, uint64_t v, int width);	/* "0x" + cr_putx */
+void cr_putu(struct cr_out *o, uint64_t v);		/* decimal */
+void cr_putd(struct cr_out *o, int64_t v);		/* signed decimal */
+void cr_putpad(struct cr_out *o, const char *s, int width);	/* s, then spaces to width */
+void cr_flush(struct cr_out *o);	/* write(2) loop: EINTR and short writes handled */
+
+/* Format into a small buffer (tests, names): returns the length, always NUL-terminates. */
+size_t cr_fmt_u(char *dst, size_t cap, uint64_t v);
+size_t cr_fmt_x(char *dst, size_t cap, uint64_t v, int width);
+
+#endif

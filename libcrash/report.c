@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The report, modelled on Android tombstones.  Every line format here is
+ * specified in docs/report-format.md; tests parse it.
+ */
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "crash-int.h"
+#include "module.h"
+#include "report.h"
+#include "sigdesc.h"
+#include "sym.h"
+
+static void put_file(struct cr_out *o, const char *path, size_t max)
+{
+	char buf[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1 < max ? sizeof(buf) - 1 : max) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0) {
+		cr_puts(o, "?");
+		return;
+	}
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = 0;
+	cr_puts(o, buf);
+}
+
+static void put_ids(struct cr_out *o)
+{
+	char path[64] = "/proc/self/task/", num[24], exe[256];
+	long tid = syscall(SYS_gettid);
+	size_t k = 16;
+	ssize_t n;
+
+	cr_puts(o, "pid: ");
+	cr_putu(o, (uint64_t)getpid());
+	cr_puts(o, ", tid: ");
+	cr_putu(o, (uint64_t)tid);
+	cr_puts(o, ", name: ");
+	cr_fmt_u(num, sizeof(num), (uint64_t)tid);
+	for (size_t i = 0; num[i]; i++)
+		path[k++] = num[i];
+	for (const char *s = "/comm"; *s; s++)
+		path[k++] = *s;
+	path[k] = 0;
+	put_file(o, path, 64);
+	cr_puts(o, "  >>> ");
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = 0;
+	cr_puts(o, n > 0 ? exe : "?");
+	cr_puts(o, " <<<\n");
+}
+
+static void put_signal(struct cr_out *o, const struct cr_crash *c)
+{
+	const siginfo_t *si = c->si;
+	const char *name = cr_signame(c->sig), *code;
+
+	if (c->sig == 0) {
+		cr_puts(o, "reason: crash_report_fd() called\n");
+		return;
+	}
+	cr_puts(o, "signal ");
+	cr_putu(o, (uint64_t)c->sig);
+	cr_puts(o, " (");
+	cr_puts(o, name ? name : "SIG?");
+	cr_puts(o, "), code ");
+	cr_putd(o, si->si_code);
+	code = cr_codename(c->sig, si->si_code);
+	cr_puts(o, " (");
+	cr_puts(o, code ? code : "?");
+	cr_puts(o, ")");
+	if (cr_code_has_sender(si->si_code)) {
+		cr_puts(o, ", sender pid ");
+		cr_putu(o, (uint64_t)si->si_pid);
+		cr_puts(o, ", uid ");
+		cr_putu(o, (uint64_t)si->si_uid);
+	} else if (cr_code_has_addr(c->sig, si->si_code)) {
+		cr_puts(o, ", fault addr ");
+		cr_put0x(o, (uintptr_t)si->si_addr, 16);
+	}
+	if (c->sig == SIGSYS && si->si_code == 1) {	/* SYS_SECCOMP */
+		cr_puts(o, ", syscall ");
+		cr_putd(o, si->si_syscall);
+		cr_puts(o, ", audit arch ");
+		cr_put0x(o, si->si_arch, 8);
+	}
+	cr_puts(o, "\n");
+}
+
+static void put_reg(struct cr_out *o, const char *name, int valid, uint64_t v, unsigned *col)
+{
+	cr_puts(o, *col == 0 ? "    " : "  ");
+	cr_putpad(o, name, 3);
+	cr_putc(o, ' ');
+	if (valid)
+		cr_putx(o, v, 16);
+	else
+		cr_puts(o, "----------------");
+	if (++*col == 4) {
+		cr_putc(o, '\n');
+		*col = 0;
+	}
+}
+
+static void put_regs(struct cr_out *o, const struct cr_crash *c)
+{
+	const struct cr_arch *a = cr_host;
+	const struct cr_regs *r = c->regs;
+	unsigned col = 0;
+
+	for (const uint8_t *p = a->dump_order; *p != 0xff; p++)
+		if (a->regname[*p])
+			put_reg(o, a->regname[*p], cr_reg_valid(r, *p), r->r[*p], &col);
+	if (a->ra_in_reg)	/* the pc is no DWARF column on these arches */
+		put_reg(o, "pc", 1, r->pc, &col);
+	for (unsigned i = 0; c->extra && i < c->extra->n; i++)
+		put_reg(o, c->extra->name[i], 1, c->extra->val[i], &col);
+	if (col)
+		cr_putc(o, '\n');
+}
+
+void cr_report_frame(struct cr_out *o, unsigned idx, const struct cr_frame *f,
+		     const struct cr_maps *maps, int print_build_id)
+{
+	/* Callers print the return address - 1: inside the call instruction. */
+	uint64_t pc = (f->flags & CR_FRAME_EXACT) ? f->pc : f->pc - 1;
+	struct cr_module mod;
+	struct cr_sym sym;
+
+	(void)maps;
+	cr_puts(o, "      #");
+	if (idx < 10)
+		cr_putc(o, '0');
+	cr_putu(o, idx);
+	cr_puts(o, " pc ");
+	if (f->flags & CR_FRAME_NOEXEC) {
+		cr_putx(o, f->pc, 16);
+		cr_puts(o, "  <not in any executable mapping>");
+	} else if (cr_module_find(&cr_mem_self, pc, &mod) < 0) {
+		cr_putx(o, pc, 16);
+		cr_puts(o, "  <unknown>");
+	} else {
+		cr_putx(o, pc - mod.bias, 16);
+		cr_puts(o, "  ");
+		cr_puts(o, mod.path[0] ? mod.path : "<anonymous>");
+		if (cr_sym_find(&cr_mem_self, &mod, pc, &sym) == 0) {
+			cr_puts(o, " (");
+			cr_puts(o, sym.name);
+			cr_putc(o, '+');
+			cr_putu(o, pc - sym.start);
+			cr_putc(o, ')');
+		}
+		if (print_build_id && mod.build_id_len) {
+			cr_puts(o, " (BuildId: ");
+			for (unsigned i = 0; i < mod.build_id_len; i++)
+				cr_putx(o, mod.build_id[i], 2);
+			cr_putc(o, ')');
+		}
+	}
+	cr_puts(o, " [");
+	cr_puts(o, cr_engine_name(f->engine));
+	cr_puts(o, "]\n");
+}
+
+static const char *const stop_text[] = {
+	[CR_STOP_COMPLETE] = "complete",
+	[CR_STOP_NOINFO] = "truncated: no unwind info for pc ",
+	[CR_STOP_BADMEM] = "truncated: invalid memory at ",
+	[CR_STOP_MAXFRAMES] = "truncated: frame limit",
+	[CR_STOP_SP_BACKWARDS] = "truncated: stack pointer went backwards at ",
+	[CR_STOP_LOOP] = "truncated: loop at ",
+	[CR_STOP_BADPC] = "truncated: bad return address ",
+	[CR_STOP_BADSP] = "truncated: stack pointer left the stack at ",
+};
+
+/* Pass 2 prints each frame as the walk finds it; build-id once per module. */
+struct printer {
+	struct cr_out *o;
+	const struct cr_maps *maps;
+	uint64_t seen[64];	/* module bias+lo hashes whose build-id was printed */
+	unsigned nseen;
+};
+
+static void print_sink(struct cr_trace *t, const struct cr_frame *f)
+{
+	struct printer *p = t->arg;
+	uint64_t pc = (f->flags & CR_FRAME_EXACT) ? f->pc : f->pc - 1;
+	struct cr_module mod;
+	int first = 1;
+
+	if (!(f->flags & CR_FRAME_NOEXEC) && cr_module_find(&cr_mem_self, pc, &mod) == 0) {
+		for (unsigned i = 0; i < p->nseen; i++)
+			if (p->seen[i] == mod.lo)
+				first = 0;
+		if (first && p->nseen < CR_ARRAY_SIZE(p->seen))
+			p->seen[p->nseen++] = mod.lo;
+	}
+	cr_report_frame(p->o, t->n, f, p->maps, first);
+}
+
+static unsigned walk(const struct cr_crash *c, int engine, struct cr_trace *t)
+{
+	uint8_t list[8];
+	struct cr_walk w;
+
+	cr_engine_list(engine, list);
+	cr_walk_live(&w, c->maps, c->regs->r[cr_host->sp], c->exact);
+	return cr_unwind(&w, c->regs, list, t);
+}
+
+void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, int engine)
+{
+	static const char *const names[] = { "auto", "fp", "cfi", "scan" };
+	struct printer p = { .o = o, .maps = c->maps, .nseen = 0 };
+	struct cr_trace t = { .f = NULL, .sink = NULL, .arg = &p, .max = c->max_frames };
+
+	/* Pass 1 counts, so the header can come first without a frame array. */
+	walk(c, engine, &t);
+	cr_puts(o, "backtrace: ");
+	cr_putu(o, t.n);
+	cr_puts(o, t.n == 1 ? " frame, engine " : " frames, engine ");
+	cr_puts(o, names[engine]);
+	cr_puts(o, ", ");
+	cr_puts(o, stop_text[t.stop]);
+	if (t.stop != CR_STOP_COMPLETE && t.stop != CR_STOP_MAXFRAMES)
+		cr_put0x(o, t.stop_addr, 16);
+	cr_putc(o, '\n');
+	t.sink = print_sink;
+	walk(c, engine, &t);
+}
+
+void cr_report(struct cr_out *o, const struct cr_crash *c)
+{
+	cr_puts(o, c->sig ? "*** libcrash: fatal signal ***\n" : "*** libcrash: report requested ***\n");
+	put_ids(o);
+	put_signal(o, c);
+	put_regs(o, c);
+	cr_flush(o);	/* what we have is out, even if the walk goes wrong */
+	if (c->engine == CRASH_ENGINE_ALL) {
+		for (int e = CRASH_ENGINE_AUTO; e <= CRASH_ENGINE_SCAN; e++)
+			cr_report_backtrace(o, c, e);
+	} else {
+		cr_report_backtrace(o, c, c->engine);
+	}
+	cr_puts(o, "\n*** end of libcrash report ***\n");
+	cr_flush(o);
+}

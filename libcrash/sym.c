@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elfmem.h"
+#include "out.h"
+#include "sym.h"
+
+#define SYM_CHUNK 64		/* symbols read per pread/cr_read */
+#define MAX_SYMS (1u << 22)	/* bound on any one table */
+
+/* The best candidate so far. */
+struct best {
+	uint64_t start, size;
+	uint64_t name;		/* string table offset */
+	int sized;		/* found a sized symbol that contains pc */
+	int found;
+};
+
+static void consider(struct best *b, const Elf64_Sym *s, uint64_t bias, uint64_t pc)
+{
+	unsigned type = ELF64_ST_TYPE(s->st_info);
+	uint64_t start = bias + s->st_value;
+
+	if (s->st_shndx == SHN_UNDEF || s->st_value == 0 || start > pc)
+		return;
+	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
+		return;
+	if (s->st_size) {
+		if (pc - start >= s->st_size)
+			return;
+		/* Prefer a sized container; among them the innermost (latest start). */
+		if (!b->sized || start > b->start) {
+			b->start = start;
+			b->size = s->st_size;
+			b->name = s->st_name;
+			b->sized = b->found = 1;
+		}
+	} else if (!b->sized && (!b->found || start > b->start) && type != STT_NOTYPE) {
+		b->start = start;
+		b->size = 0;
+		b->name = s->st_name;
+		b->found = 1;
+	}
+}
+
+/* A dynamic-section pointer: relocated by ld.so on most arches, not where .dynamic is read-only. */
+static uint64_t dyn_ptr(const struct cr_module *mod, uint64_t v)
+{
+	if (v >= mod->lo && v < mod->hi)
+		return v;
+	return v + mod->bias;
+}
+
+/* Number of .dynsym entries from DT_GNU_HASH: one past the highest index in a chain. */
+static uint64_t gnu_hash_count(const struct cr_mem *m, uint64_t h)
+{
+	uint32_t hdr[4], v, maxsym = 0;
+
+	if (cr_read(m, h, hdr, sizeof(hdr)) < 0 || hdr[0] > (1u << 24) || hdr[2] > (1u << 24))
+		return 0;
+	uint64_t buckets = h + 16 + (uint64_t)hdr[2] * 8;
+	uint64_t chains = buckets + (uint64_t)hdr[0] * 4;
+
+	for (uint32_t i = 0; i < hdr[0]; i++) {
+		if (cr_read(m, buckets + i * 4ull, &v, 4) < 0)
+			return 0;
+		if (v > maxsym)
+			maxsym = v;
+	}
+	if (maxsym < hdr[1])
+		return hdr[1];
+	for (uint32_t i = 0; i < MAX_SYMS; i++, maxsym++) {
+		if (cr_read(m, chains + (uint64_t)(maxsym - hdr[1]) * 4, &v, 4) < 0)
+			return 0;
+		if (v & 1)
+			return (uint64_t)maxsym + 1;
+	}
+	return 0;
+}
+
+static void copy_name(const struct cr_mem *m, uint64_t addr, char *dst, size_t cap)
+{
+	size_t i = 0;
+
+	for (; i + 1 < cap; i++)
+		if (cr_read(m, addr + i, &dst[i], 1) < 0 || dst[i] == 0)
+			break;
+	dst[i] = 0;
+}
+
+int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
+		  struct cr_sym *out)
+{
+	uint64_t symtab = 0, strtab = 0, count = 0, hash = 0, gnuhash = 0;
+	struct best b = { 0 };
+	Elf64_Dyn d;
+
+	if (!mod->dynamic)
+		return -CR_ENOINFO;
+	for (int i = 0; i < 512; i++) {
+		if (cr_read(m, mod->dynamic + i * sizeof(d), &d, sizeof(d)) < 0 || d.d_tag == DT_NULL)
+			break;
+		if (d.d_tag == DT_SYMTAB)
+			symtab = dyn_ptr(mod, d.d_un.d_ptr);
+		else if (d.d_tag == DT_STRTAB)
+			strtab = dyn_ptr(mod, d.d_un.d_ptr);
+		else if (d.d_tag == DT_HASH)
+			hash = dyn_ptr(mod, d.d_un.d_ptr);
+		else if (d.d_tag == DT_GNU_HASH)
+			gnuhash = dyn_ptr(mod, d.d_un.d_ptr);
+	}
+	if (!symtab || !strtab)
+		return -CR_ENOINFO;
+	if (hash) {
+		uint32_t h[2];
+
+		if (cr_read(m, hash, h, sizeof(h)) == 0)
+			count = h[1];	/* nchain == number of symbols (gABI "Hash Table") */
+	} else if (gnuhash) {
+		count = gnu_hash_count(m, gnuhash);
+	}
+	if (count > MAX_SYMS)
+		count = MAX_SYMS;
+	for (uint64_t i = 0; i < count; i += SYM_CHUNK) {
+		Elf64_Sym s[SYM_CHUNK];
+		uint64_t k = count - i < SYM_CHUNK ? count - i : SYM_CHUNK;
+
+		if (cr_read(m, symtab + i * sizeof(Elf64_Sym), s, k * sizeof(Elf64_Sym)) < 0)
+			break;
+		for (uint64_t j = 0; j < k; j++)
+			consider(&b, &s[j], mod->bias, pc);
+	}
+	if (!b.found)
+		return -CR_ENOINFO;
+	out->start = b.start;
+	out->size = b.size;
+	copy_name(m, strtab + b.name, out->name, sizeof(out->name));
+	return 0;
+}
+
+static int pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	for (int i = 0; len && i < 64; i++) {
+		ssize_t r = pread(fd, p, len, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -CR_EFAULT;
+		p += r;
+		len -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return len ? -CR_EFAULT : 0;
+}
+
+/* The file's build-id must match the module's: the file may have been replaced since. */
+static int same_file(int fd, const Elf64_Ehdr *eh, const struct cr_module *mod)
+{
+	uint8_t note[256];
+
+	if (!mod->build_id_len)
+		return 1;
+	for (unsigned i = 0; i < eh->e_phnum && i < 64; i++) {
+		Elf64_Phdr ph;
+		struct cr_mem mem;
+		uint8_t id[32];
+
+		if (pread_all(fd, &ph, sizeof(ph), eh->e_phoff + i * sizeof(ph)) < 0)
+			return 0;
+		if (ph.p_type != PT_NOTE || ph.p_filesz > sizeof(note) ||
+		    pread_all(fd, note, ph.p_filesz, ph.p_offset) < 0)
+			continue;
+		cr_mem_buffer(&mem, 0, note, ph.p_filesz);
+		unsigned n = cr_elf_note_build_id(&mem, 0, ph.p_filesz, id, sizeof(id));
+		if (n)
+			return n == mod->build_id_len && memcmp(id, mod->build_id, n) == 0;
+	}
+	return 0;
+}
+
+static int symtab_scan(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc, struct best *b)
+{
+	uint64_t count = sh->sh_size / sizeof(Elf64_Sym);
+
+	if (count > MAX_SYMS)
+		count = MAX_SYMS;
+	for (uint64_t i = 0; i < count; i += SYM_CHUNK) {
+		Elf64_Sym s[SYM_CHUNK];
+		uint64_t k = count - i < SYM_CHUNK ? count - i : SYM_CHUNK;
+
+		if (pread_all(fd, s, k * sizeof(Elf64_Sym), sh->sh_offset + i * sizeof(Elf64_Sym)) <
+		    0)
+			return -CR_EFAULT;
+		for (uint64_t j = 0; j < k; j++)
+			consider(b, &s[j], bias, pc);
+	}
+	return 0;
+}
+
+static int symtab_fd(int fd, const struct cr_module *mod, uint64_t pc, struct cr_sym *out)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh, str;
+	struct best b = { 0 };
+
+	if (pread_all(fd, &eh, sizeof(eh), 0) < 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    !same_file(fd, &eh, mod))
+		return -CR_ENOINFO;
+	for (unsigned i = 0; i < eh.e_shnum && i < 65535; i++) {
+		if (pread_all(fd, &sh, sizeof(sh), eh.e_shoff + (uint64_t)i * sizeof(sh)) < 0)
+			return -CR_ENOINFO;
+		if (sh.sh_type != SHT_SYMTAB || sh.sh_link >= eh.e_shnum)
+			continue;
+		if (pread_all(fd, &str, sizeof(str), eh.e_shoff + (uint64_t)sh.sh_link * sizeof(str)) < 0)
+			return -CR_ENOINFO;
+		if (symtab_scan(fd, &sh, mod->bias, pc, &b) < 0 || !b.found ||
+		    b.name >= str.sh_size)
+			return -CR_ENOINFO;
+		size_t cap = sizeof(out->name) - 1;
+		if (str.sh_size - b.name < cap)
+			cap = (size_t)(str.sh_size - b.name);
+		if (pread_all(fd, out->name, cap, str.sh_offset + b.name) < 0)
+			return -CR_ENOINFO;
+		out->name[cap] = 0;
+		out->start = b.start;
+		out->size = b.size;
+		return 0;
+	}
+	return -CR_ENOINFO;
+}
+
+static int symtab_path(const char *path, const struct cr_module *mod, uint64_t pc,
+		       struct cr_sym *out)
+{
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -CR_ENOINFO;
+	ret = symtab_fd(fd, mod, pc, out);
+	close(fd);
+	return ret;
+}
+
+/* GDB's convention: /usr/lib/debug/.build-id/ab/cdef....debug (Debian's -dbg/-dbgsym). */
+static void debug_path(const struct cr_module *mod, char *dst, size_t cap)
+{
+	static const char pre[] = "/usr/lib/debug/.build-id/";
+	size_t k = sizeof(pre) - 1;
+
+	if (cap < k + 2 * sizeof(mod->build_id) + 8) {
+		dst[0] = 0;
+		return;
+	}
+	memcpy(dst, pre, k);
+	for (unsigned i = 0; i < mod->build_id_len; i++) {
+		k += cr_fmt_x(dst + k, 3, mod->build_id[i], 2);
+		if (i == 0)
+			dst[k++] = '/';
+	}
+	memcpy(dst + k, ".debug", 7);
+}
+
+int cr_sym_symtab(const struct cr_module *mod, uint64_t pc, struct cr_sym *out)
+{
+	char dbg[128];
+	int saved = errno, ret = -CR_ENOINFO;
+
+	if (mod->path[0])
+		ret = symtab_path(mod->path, mod, pc, out);
+	if (ret < 0 && mod->build_id_len >= 2) {
+		debug_path(mod, dbg, sizeof(dbg));
+		ret = symtab_path(dbg, mod, pc, out);
+	}
+	errno = saved;
+	return ret;
+}
+
+int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
+		struct cr_sym *out)
+{
+	struct cr_sym s;
+	int dyn = cr_sym_dynsym(m, mod, pc, &s);
+
+	/* .dynsym first (memory, cheap); .symtab when it has nothing sized around pc. */
+	if (dyn == 0 && s.size) {
+		*out = s;
+		return 0;
+	}
+	if (cr_sym_symtab(mod, pc, out) == 0)
+		return 0;
+	if (dyn == 0) {
+		*out = s;
+		return 0;
+	}
+	return -CR_ENOINFO;
+}

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/* The frame loop: engine chain, progress checks, stop reason. */
+#include <string.h>
+
+#include "crash.h"
+#include "unwind.h"
+
+static cr_step_fn *const steps[CR_ENG_N] = {
+	[CR_ENG_FP] = cr_fp_step,
+	[CR_ENG_CFI] = cr_cfi_step,
+	[CR_ENG_SCAN] = cr_scan_step,
+	[CR_ENG_SIG] = cr_sig_step,
+};
+
+static const char *const names[CR_ENG_N] = { "ctx", "ra", "fp", "cfi", "scan", "sig" };
+
+const char *cr_engine_name(unsigned e)
+{
+	return e < CR_ENG_N ? names[e] : "?";
+}
+
+int cr_engine_list(int engine, uint8_t list[8])
+{
+	unsigned n = 0;
+
+	/* A kernel signal frame is recognised first whatever the engine: no other
+	   engine can restore every register from it. */
+	list[n++] = CR_ENG_SIG;
+	switch (engine) {
+	case CRASH_ENGINE_AUTO:
+		list[n++] = CR_ENG_CFI;
+		list[n++] = CR_ENG_FP;
+		list[n++] = CR_ENG_SCAN;
+		break;
+	case CRASH_ENGINE_FP:
+		list[n++] = CR_ENG_FP;
+		break;
+	case CRASH_ENGINE_CFI:
+		list[n++] = CR_ENG_CFI;
+		break;
+	case CRASH_ENGINE_SCAN:
+		list[n++] = CR_ENG_SCAN;
+		break;
+	default:
+		return -1;
+	}
+	list[n] = CR_ENG_LIST_END;
+	return 0;
+}
+
+/*
+ * A pc in no executable mapping (a call through a bad pointer): the call left
+ * the return address at [sp] (x86_64) or in the link register.
+ */
+static int ra_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+{
+	const struct cr_arch *a = w->arch;
+	struct cr_regs tmp = *in;
+	uint64_t ra;
+
+	if (!cr_reg_valid(in, a->sp))
+		return -CR_EINVAL;
+	if (a->ra_in_reg) {
+		if (!cr_reg_valid(in, a->ra))
+			return -CR_EINVAL;
+		ra = in->r[a->ra];
+	} else {
+		if (cr_read64(w->mem, in->r[a->sp], &ra) < 0) {
+			w->si.err_addr = in->r[a->sp];
+			return -CR_EFAULT;
+		}
+		cr_reg_set(&tmp, a->sp, in->r[a->sp] + 8);
+		cr_reg_set(&tmp, a->ra, ra);
+	}
+	tmp.pc = a->strip_ra ? a->strip_ra(ra) : ra;
+	*out = tmp;
+	return 0;
+}
+
+static void emit(struct cr_trace *t, const struct cr_regs *r, const struct cr_arch *a,
+		 uint8_t engine, uint8_t flags)
+{
+	struct cr_frame f = { r->pc, cr_reg_valid(r, a->sp) ? r->r[a->sp] : 0, engine, flags };
+
+	if (t->f)
+		t->f[t->n] = f;
+	if (t->sink)
+		t->sink(t, &f);
+	t->n++;
+}
+
+static void stop(struct cr_trace *t, uint8_t why, uint64_t addr)
+{
+	t->stop = why;
+	t->stop_addr = addr;
+}
+
+/* Try the engines in order.  Returns the engine that stepped, or a negative error. */
+static int try_engines(struct cr_walk *w, const uint8_t *engines, const struct cr_regs *cur,
+		       struct cr_regs *next, uint64_t *fault)
+{
+	int best = -CR_ENOINFO;
+
+	*fault = 0;
+	for (unsigned i = 0; i < 8 && engines[i] != CR_ENG_LIST_END; i++) {
+		cr_step_fn *fn = engines[i] < CR_ENG_N ? steps[engines[i]] : NULL;
+		int ret;
+
+		if (!fn)
+			continue;
+		w->si.err_addr = 0;
+		w->si.next_exact = 0;
+		ret = fn(w, cur, next);
+		if (ret == 0)
+			return engines[i];
+		if (ret == CR_END)
+			return CR_ENG_N;	/* outermost frame */
+		/* An unreadable address says more than "no info": keep the first. */
+		if (ret == -CR_EFAULT && best != -CR_EFAULT) {
+			best = ret;
+			*fault = w->si.err_addr;
+		}
+	}
+	return best;
+}
+
+/* Checks on a step's result.  0 or the stop reason. */
+static int check_step(struct cr_walk *w, const struct cr_regs *cur, const struct cr_regs *next,
+		      int engine, uint64_t *addr)
+{
+	const struct cr_arch *a = w->arch;
+	uint64_t sp = cur->r[a->sp], nsp = next->r[a->sp];
+
+	*addr = next->pc;
+	if (!cr_reg_valid(next, a->sp))
+		return CR_STOP_BADSP;
+	if (next->pc == 0 || (w->is_exec && w->is_exec(w, next->pc) == 0))
+		return CR_STOP_BADPC;
+	if (next->pc == cur->pc && nsp == sp)
+		return CR_STOP_LOOP;
+	*addr = nsp;
+	if (engine == CR_ENG_SIG || (engine == CR_ENG_CFI && w->si.next_exact)) {
+		/* A signal frame may switch stacks (sigaltstack): new bounds. */
+		if (!w->stack_of || w->stack_of(w, nsp, &w->stack_lo, &w->stack_hi) < 0) {
+			w->stack_lo = 0;
+			w->stack_hi = UINT64_MAX;
+		}
+		return 0;
+	}
+	/* The sp grows strictly toward the caller; only the innermost frame (or
+	   one interrupted by a signal) may be a leaf that did not move it. */
+	if (nsp < sp || (nsp == sp && !w->exact))
+		return CR_STOP_SP_BACKWARDS;
+	if (nsp > w->stack_hi || nsp < w->stack_lo)
+		return CR_STOP_BADSP;
+	return 0;
+}
+
+unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t *engines,
+		   struct cr_trace *t)
+{
+	struct cr_regs cur = *start, next;
+	uint64_t addr;
+	int eng, why;
+	uint8_t flags = w->exact ? CR_FRAME_EXACT : 0;
+
+	t->n = 0;
+	stop(t, CR_STOP_MAXFRAMES, 0);
+	if (t->max == 0)
+		return 0;
+	if (w->exact && w->is_exec && w->is_exec(w, cur.pc) == 0)
+		flags |= CR_FRAME_NOEXEC;
+	emit(t, &cur, w->arch, CR_ENG_CTX, flags);
+	for (w->depth = 0; t->n < t->max; w->depth++) {
+		if (w->depth == 0 && (flags & CR_FRAME_NOEXEC)) {
+			eng = ra_step(w, &cur, &next) == 0 ? CR_ENG_RA : -CR_EFAULT;
+			addr = w->si.err_addr;
+		} else {
+			eng = try_engines(w, engines, &cur, &next, &addr);
+		}
+		if (eng == CR_ENG_N) {
+			stop(t, CR_STOP_COMPLETE, 0);
+			break;
+		}
+		if (eng < 0) {
+			if (eng == -CR_EFAULT)
+				stop(t, CR_STOP_BADMEM, addr);
+			else
+				stop(t, CR_STOP_NOINFO, w->exact ? cur.pc : cur.pc - 1);
+			break;
+		}
+		if ((why = check_step(w, &cur, &next, eng, &addr)) != 0) {
+			stop(t, (uint8_t)why, addr);
+			break;
+		}
+		flags = 0;
+		if (eng == CR_ENG_SIG || w->si.next_exact)
+			flags |= CR_FRAME_SIGNAL | CR_FRAME_EXACT;
+		if (eng == CR_ENG_SCAN)
+			flags |= CR_FRAME_GUESS;
+		w->exact = (flags & CR_FRAME_EXACT) != 0;
+		emit(t, &next, w->arch, (uint8_t)eng, flags);
+		cur = next;
+	}
+	return t->n;
+}

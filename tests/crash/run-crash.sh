@@ -1,0 +1,173 @@
+#!/bin/bash
+# Real crashes of demo/crashme under LD_PRELOAD=libcrash.so and via crash_install():
+# report present, header right, function names in order, stop reason, and the
+# process's real wait status (signal, core dump) the same as without libcrash.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/lib.sh"
+ARCH=${CR_ARCH:-$(uname -m)}
+# SIGTRAP's si_code for a breakpoint instruction differs: x86_64 int3 -> SI_KERNEL.
+case $ARCH in x86_64) TRAPCODE=SI_KERNEL ;; *) TRAPCODE=TRAP_BRKPT ;; esac
+
+CHAIN="level3 level2 level1 main"
+# mode signal code names...
+CASES="
+segv 11 SEGV_MAPERR crash_null $CHAIN
+read 11 SEGV_MAPERR crash_read $CHAIN
+fpe 8 FPE_INTDIV crash_fpe $CHAIN
+ill 4 ILL_ILLOPN crash_ill $CHAIN
+trap 5 $TRAPCODE crash_trap $CHAIN
+bus 7 BUS_ADRERR crash_bus $CHAIN
+badpc 11 SEGV_MAPERR crash_badpc $CHAIN
+abort 6 SI_TKILL abort crash_abort $CHAIN
+thread 11 SEGV_MAPERR crash_null thread_main
+lib 11 SEGV_MAPERR lib_inner crashme_lib_crash crash_lib $CHAIN
+dlopen 11 SEGV_MAPERR init_crash crashinit crash_dlopen $CHAIN
+"
+
+# A report for one engine: every case, names in order, died by the signal.
+engine_cases() { # ENGINE BINARY MUST-COMPLETE
+	local engine=$1 bin=$2 complete=$3
+	echo "$CASES" | while read -r mode sig code names; do
+		[ -n "$mode" ] || continue
+		local out=$TMPD/$mode.$engine.txt
+		run_crash "$out" CRASH_OUTPUT="$out" CRASH_ENGINE=$engine LD_PRELOAD="$LIBCRASH" -- "$bin" "$mode"
+		is "$STATUS" "signal $sig core 0" "$engine $mode: died by signal $sig"
+		check "$engine $mode: one report" test "$(grep -c '^\*\*\* libcrash: fatal signal \*\*\*$' "$out")" = 1
+		check "$engine $mode: signal line" grep -q "^signal $sig (SIG[A-Z]*), code -\?[0-9]* ($code)" "$out"
+		check "$engine $mode: pid/tid/name line" grep -qE '^pid: [0-9]+, tid: [0-9]+, name: .* >>> .*crashme.* <<<$' "$out"
+		check "$engine $mode: end marker" grep -q '^\*\*\* end of libcrash report \*\*\*$' "$out"
+		if names_in_order "$out" $names; then ok 0 "$engine $mode: frames $names"; else
+			ok 1 "$engine $mode: frames $names"; sed 's/^/#   /' "$out"; fi
+		if [ "$complete" = 1 ]; then
+			check "$engine $mode: complete" grep -q "^backtrace: [0-9]* frames, engine $engine, complete$" "$out"
+		fi
+	done
+}
+
+engine_cases fp "$DEMO/crashme" 0
+engine_cases auto "$DEMO/crashme" 1
+engine_cases auto "$DEMO/crashme-nofp" 1
+
+# Frame #00 is the exact faulting pc; a bad pc is said so and its caller follows.
+out=$TMPD/badpc.auto.txt
+check "badpc: frame #00 not in any executable mapping" \
+	grep -q '^ *#00 pc 0000000000000000  <not in any executable mapping> \[ctx\]$' "$out"
+check "badpc: frame #01 is the caller, from the return address" \
+	grep -q '^ *#01 pc .*(crash_badpc+[0-9]*).* \[ra\]$' "$out"
+check "segv: fault addr 0" grep -q 'fault addr 0x0000000000000000$' "$TMPD/segv.auto.txt"
+check "read: fault addr 0xdead0000" grep -q 'fault addr 0x00000000dead0000$' "$TMPD/read.auto.txt"
+check "abort: sender is the process itself" grep -q 'code -6 (SI_TKILL), sender pid [0-9]*, uid [0-9]*$' "$TMPD/abort.auto.txt"
+check "segv: build-id on the first frame" grep -q '^ *#00 pc .*crashme (crash_null+[0-9]*) (BuildId: [0-9a-f]\{40\}) \[ctx\]$' "$TMPD/segv.auto.txt"
+check "segv: every register" grep -q '^    r12 [0-9a-f]\{16\}  r13 [0-9a-f]\{16\}  r14 [0-9a-f]\{16\}  r15 [0-9a-f]\{16\}$' "$TMPD/segv.fp.txt"
+check "fp engine tags [fp]" grep -q '^ *#01 pc .*(level3+[0-9]*) \[fp\]$' "$TMPD/segv.fp.txt"
+check "nofp: caller frames tagged [cfi]" grep -q '^ *#01 pc .*(level3+[0-9]*) \[cfi\]$' "$TMPD/segv.auto.txt" 
+
+# The module-relative pc names the same place for addr2line (if binutils is there).
+if command -v addr2line >/dev/null && [ -z "$RUN" ]; then
+	pc=$(sed -n 's/^ *#01 pc \([0-9a-f]*\) .*/\1/p' "$TMPD/segv.fp.txt")
+	fn=$(addr2line -f -e "$DEMO/crashme" "0x$pc" | head -1)
+	is "$fn" level3 "addr2line on frame #01's pc names level3"
+fi
+
+# deep N: exactly N+1 recursion frames between crash_null and crash_deep.
+out=$TMPD/deep.txt
+run_crash "$out" CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" deep 20
+is "$STATUS" "signal 11 core 0" "deep 20: died by SIGSEGV"
+is "$(frame_names "$out" | grep -c '^recurse$')" 21 "deep 20: 21 recurse frames"
+check "deep 20: complete" grep -q 'engine auto, complete$' "$out"
+check "deep 20: in order" names_in_order "$out" crash_null recurse recurse crash_deep $CHAIN
+
+# Frame limit.
+run_crash "$out" CRASH_OUTPUT="$out" CRASH_MAX_FRAMES=10 LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" deep 20
+check "CRASH_MAX_FRAMES=10: truncated: frame limit" grep -q '^backtrace: 10 frames, engine auto, truncated: frame limit$' "$out"
+
+# Stack overflow: reported from the alternate stack.
+out=$TMPD/overflow.txt
+run_crash "$out" CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" stack-overflow
+is "$STATUS" "signal 11 core 0" "stack-overflow: died by SIGSEGV"
+check "stack-overflow: report with 256 frames" grep -q '^backtrace: 256 frames, engine auto, truncated: frame limit$' "$out"
+check "stack-overflow: recurse frames" names_in_order "$out" recurse recurse recurse
+
+# A garbage frame pointer ends the walk cleanly, and the process dies as it should.
+out=$TMPD/wildfp.txt
+run_crash "$out" CRASH_OUTPUT="$out" CRASH_ENGINE=fp LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" wildfp
+is "$STATUS" "signal 11 core 0" "wildfp: died by SIGSEGV"
+check "wildfp: truncated: invalid memory at the wild fp" \
+	grep -q '^backtrace: 1 frame, engine fp, truncated: invalid memory at 0x00007ffd00000007$' "$out"
+run_crash "$out" CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" wildfp
+check "wildfp auto: truncated: invalid memory" grep -q '^backtrace: .*truncated: invalid memory at 0x' "$out"
+
+# Two threads crash at once: exactly one report, one death.
+for i in 1 2 3 4 5; do
+	out=$TMPD/race.txt
+	run_crash "$out" CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" race
+	is "$STATUS" "signal 11 core 0" "race $i: died by SIGSEGV"
+	is "$(grep -c '^\*\*\* libcrash: fatal signal' "$out")" 1 "race $i: exactly one report"
+	is "$(grep -c '^\*\*\* end of libcrash report' "$out")" 1 "race $i: and it is complete"
+done
+
+# crash_report_fd then abort: two reports, the first one requested.
+out=$TMPD/assert.txt
+run_crash "$out" CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" assert
+is "$STATUS" "signal 6 core 0" "assert: died by SIGABRT"
+check "assert: requested report on stderr" grep -q '^\*\*\* libcrash: report requested \*\*\*$' "$out.stderr"
+check "assert: requested report names the caller" names_in_order "$out.stderr" crash_report_fd crash_assert $CHAIN
+check "assert: then the SIGABRT report" grep -q '^signal 6 (SIGABRT)' "$out"
+
+# Exit status from a shell is 128+signal, as without libcrash.
+sh -c "LD_PRELOAD='$LIBCRASH' CRASH_OUTPUT=/dev/null $RUN '$DEMO/crashme' segv" 2>/dev/null
+is "$?" 139 "shell sees 139 after a SIGSEGV"
+sh -c "LD_PRELOAD='$LIBCRASH' CRASH_OUTPUT=/dev/null $RUN '$DEMO/crashme' abort" 2>/dev/null
+is "$?" 134 "shell sees 134 after abort()"
+
+# Core dumps: the same with and without libcrash (core_pattern permitting).
+if [ -z "$RUN" ] && (ulimit -c unlimited) 2>/dev/null; then
+	for mode in segv abort fpe; do
+		without=$(cd "$TMPD" && ulimit -c unlimited && "$WAITSIG" "$DEMO/crashme" $mode 2>/dev/null)
+		with=$(cd "$TMPD" && ulimit -c unlimited && CRASH_OUTPUT=/dev/null LD_PRELOAD="$LIBCRASH" "$WAITSIG" "$DEMO/crashme" $mode 2>/dev/null)
+		is "$with" "$without" "core $mode: same wait status with ulimit -c unlimited ($without)"
+	done
+	rm -f "$TMPD"/core*
+else
+	skip "core dumps" "ulimit -c cannot be raised or running under an emulator"
+fi
+
+# The environment: disable, output forms, signal set, engine all, bad values.
+out=$TMPD/env.txt
+run_crash "$out" CRASH_DISABLE=1 LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" segv
+is "$STATUS" "signal 11 core 0" "CRASH_DISABLE=1: still dies"
+check "CRASH_DISABLE=1: no report" sh -c "! grep -q libcrash '$out.stderr'"
+run_crash "$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" segv
+check "default output is stderr" grep -q '^\*\*\* libcrash: fatal signal' "$out.stderr"
+run_crash "$out" CRASH_OUTPUT=fd:1 LD_PRELOAD="$LIBCRASH" -- sh -c "exec '$DEMO/crashme' segv >'$out'"
+check "CRASH_OUTPUT=fd:1" grep -q '^\*\*\* end of libcrash report' "$out"
+run_crash "$out" CRASH_OUTPUT="$out" CRASH_SIGNALS=ABRT LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" segv
+is "$STATUS" "signal 11 core 0" "CRASH_SIGNALS=ABRT: segv still dies"
+check "CRASH_SIGNALS=ABRT: no report for SEGV" test ! -s "$out"
+run_crash "$out" CRASH_OUTPUT="$out" CRASH_ENGINE=all LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" segv
+is "$(grep -c '^backtrace: ' "$out")" 4 "CRASH_ENGINE=all: four backtraces"
+for e in auto fp cfi scan; do
+	check "CRASH_ENGINE=all: $e section" grep -q "^backtrace: [0-9]* frames\?, engine $e, " "$out"
+done
+run_crash "$out" CRASH_OUTPUT="$out" CRASH_ENGINE=bogus LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" segv
+is "$(grep -c 'libcrash: CRASH_ENGINE=bogus' "$out.stderr")" 1 "bad CRASH_ENGINE: one warning line"
+check "bad CRASH_ENGINE: auto used" grep -q 'engine auto, complete$' "$out"
+
+# crash_install() with options, from a linked program (the preload constructor disabled).
+out=$TMPD/linked.txt
+run_crash "$out.x" CRASH_DISABLE=1 CRASHME_OUTPUT="$out" -- "$DEMO/crashme-linked" segv
+is "$STATUS" "signal 11 core 0" "crash_install: died by SIGSEGV"
+check "crash_install: report in the file from crash_options.path" names_in_order "$out" crash_null $CHAIN
+check "crash_install: nothing on stderr" sh -c "! grep -q libcrash '$out.x.stderr'"
+# Chaining: the application's handler (installed before us) runs after the report.
+run_crash "$out.x" CRASH_DISABLE=1 CRASHME_OUTPUT="$out" CRASHME_APP_HANDLER=1 -- "$DEMO/crashme-linked" segv
+is "$STATUS" "exit 42" "chaining: the previous handler ran and chose the exit"
+check "chaining: application handler message" grep -q 'application handler ran' "$out.x.stderr"
+check "chaining: report first" grep -q '^\*\*\* end of libcrash report' "$out"
+
+# A fault inside the handler ends in the original signal's default action.
+out=$TMPD/nested.txt
+run_crash "$out" CRASH_OUTPUT="$out" CRASH_SELFTEST_FAULT=1 LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" abort
+is "$STATUS" "signal 6 core 0" "fault in the handler during SIGABRT: dies by SIGABRT"
+check "fault in the handler: one-line note" grep -q '^libcrash: fault inside the crash handler; default action for signal 6$' "$out"
+
+done_testing

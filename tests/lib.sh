@@ -1,0 +1,55 @@
+# Shared helpers for the shell tests: TAP output and report checks.
+# Sourced by tests/*/*.sh; needs top_builddir, top_srcdir (set by make check).
+: "${top_builddir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_srcdir:=$top_builddir}"
+T_N=0
+T_FAIL=0
+LIBCRASH="$top_builddir/.libs/libcrash.so"
+DEMO="$top_builddir/demo"
+WAITSIG="$top_builddir/tests/crash/waitsig"
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/libcrash-test.XXXXXX")
+trap 'rm -rf "$TMPD"' EXIT
+# A command prefix for running target programs (qemu-user for other arches).
+RUN=${CRASH_TEST_RUNNER:-}
+
+ok() { # ok COND-STATUS NAME
+	T_N=$((T_N + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $T_N - $2"
+	else
+		echo "not ok $T_N - $2"
+		T_FAIL=$((T_FAIL + 1))
+	fi
+}
+check() { # check NAME CMD...  (ok if CMD succeeds)
+	local name=$1; shift
+	if "$@" >/dev/null 2>&1; then ok 0 "$name"; else ok 1 "$name"; fi
+}
+is() { # is GOT WANT NAME
+	if [ "$1" = "$2" ]; then ok 0 "$3"; else ok 1 "$3"; echo "#   got '$1', want '$2'"; fi
+}
+skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
+done_testing() { echo "1..$T_N"; [ "$T_FAIL" = 0 ]; }
+
+# run_crash OUTFILE ENV... -- ARGS: run the demo under LD_PRELOAD, report to OUTFILE;
+# sets STATUS to waitsig's verdict.
+run_crash() {
+	local out=$1; shift
+	local envs=()
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$out"
+	STATUS=$(env "${envs[@]}" "$WAITSIG" -t 60 $RUN "$@" 2>"$out.stderr")
+}
+
+# The function names of the report's frames (in order), one per line.
+frame_names() { # FILE [SECTION-NUMBER]
+	awk -v want="${2:-1}" '/^backtrace:/ { n++ } n == want && /^ +#[0-9]+ pc /' "$1" |
+		sed -E 's/^.* \(([^()+ ]+)\+[0-9]+\).*$/\1/; t; s/.*/?/'
+}
+# Do the names $2... appear in this order (not necessarily adjacent) in file $1?
+names_in_order() {
+	local f=$1; shift
+	frame_names "$f" | awk -v list="$*" 'BEGIN { n = split(list, w, " "); i = 1 }
+		i <= n && $0 == w[i] { i++ } END { exit !(i > n) }'
+}

@@ -1,0 +1,80 @@
+#!/bin/bash
+# The whole test suite, as CI runs it:
+#   1. gcc build: make check (unit, integration, ABI, libunwind cross-checks)
+#   2. clang build: make check
+#   3. ASan+UBSan build: the unit tests
+#   4. valgrind: the unit tests of build 1
+#   5. make distcheck
+# Prints every result and, last, "N passed, M failed" counted from the TAP
+# results of all of them.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SRC=$PWD
+OUT=${BUILD_ROOT:-$SRC/build-ci}
+JOBS=${JOBS:-2}
+bash tests/setup.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
+rm -rf "$OUT"
+mkdir -p "$OUT"
+PASS=0
+FAIL=0
+note() { printf '\n=== %s\n' "$*"; }
+
+# Count the results of one build's .trs files.
+count_trs() { # DIR MAKE-STATUS
+	local p f
+	p=$(find "$1" -name '*.trs' -exec cat {} + | grep -cE '^:test-result: (PASS|XFAIL|SKIP)')
+	f=$(find "$1" -name '*.trs' -exec cat {} + | grep -cE '^:test-result: (FAIL|XPASS|ERROR)')
+	PASS=$((PASS + p))
+	FAIL=$((FAIL + f))
+	echo "$1: $p passed, $f failed"
+	# make check failed with no failing test: a test did not build or run at all.
+	if [ "${2:-0}" != 0 ] && [ "$f" = 0 ]; then
+		FAIL=$((FAIL + 1))
+		echo "$1: make check failed without a failing test (build error?)"
+	fi
+	find "$1" -name '*.log' ! -name 'config.log' ! -name 'test-suite.log' -exec grep -l '^not ok\|^ERROR' {} + 2>/dev/null |
+		while read -r log; do echo "--- $log"; grep -E '^not ok|^#' "$log" | head -40; done
+}
+one() { # NAME CMD... : a whole step as one result
+	local name=$1; shift
+	if "$@"; then PASS=$((PASS + 1)); echo "ok: $name"; else FAIL=$((FAIL + 1)); echo "FAILED: $name"; fi
+}
+
+note "autoreconf"
+one autoreconf autoreconf -fi >/dev/null 2>&1
+
+build() { # DIR CONFIGURE-ARGS...
+	local dir=$1; shift
+	mkdir -p "$dir"
+	(cd "$dir" && "$SRC/configure" -q "$@" && make -j"$JOBS" >/dev/null)
+}
+
+note "gcc build + make check"
+one "gcc build" build "$OUT/gcc" CC=gcc
+(cd "$OUT/gcc" && make -j"$JOBS" check >"$OUT/gcc-check.log" 2>&1)
+count_trs "$OUT/gcc" $?
+
+note "clang build + make check"
+one "clang build" build "$OUT/clang" CC=clang
+(cd "$OUT/clang" && make -j"$JOBS" check >"$OUT/clang-check.log" 2>&1)
+count_trs "$OUT/clang" $?
+
+note "ASan+UBSan build: unit tests"
+SAN="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+one "asan build" build "$OUT/asan" CC=gcc CFLAGS="$SAN" LDFLAGS="-fsanitize=address,undefined"
+UNITS=$(cd "$OUT/gcc" && ls tests/unit/t-* 2>/dev/null | grep -v '\.[a-z]*$' | tr '\n' ' ')
+(cd "$OUT/asan" && ASAN_OPTIONS=detect_leaks=1 make -j"$JOBS" check TESTS="$UNITS" >"$OUT/asan-check.log" 2>&1)
+count_trs "$OUT/asan" $?
+
+note "valgrind: unit tests"
+for t in $UNITS; do
+	one "valgrind $t" valgrind -q --error-exitcode=99 --leak-check=full "$OUT/gcc/$t" >/dev/null
+done
+
+note "make distcheck"
+one "make distcheck" sh -c "cd '$OUT/gcc' && make -j$JOBS distcheck >'$OUT/distcheck.log' 2>&1" ||
+	tail -30 "$OUT/distcheck.log"
+
+echo
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" = 0 ]

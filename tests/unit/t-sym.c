@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Modules and symbols of this very process, checked against the loader's own
+ * answers (dl_iterate_phdr, dladdr: fine here, outside any signal handler).
+ */
+#include <dlfcn.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../tap.h"
+#include "module.h"
+#include "sym.h"
+
+__attribute__((noinline)) static int static_fn(int x)
+{
+	__asm__ volatile("" ::: "memory");
+	return x * 3;
+}
+
+__attribute__((noinline)) int t_sym_global(int x);
+__attribute__((noinline)) int t_sym_global(int x)
+{
+	__asm__ volatile("" ::: "memory");
+	return x + 1;
+}
+
+static void check_module(const char *what, uint64_t pc)
+{
+	struct cr_module mod, mod2;
+	Dl_info info;
+	char name[128];
+
+	snprintf(name, sizeof(name), "%s: module found", what);
+	if (!tap_ok(cr_module_find(&cr_mem_self, pc, &mod) == 0, name))
+		return;
+	dladdr((void *)(uintptr_t)pc, &info);
+	snprintf(name, sizeof(name), "%s: bias == dladdr's base (first PT_LOAD at 0)", what);
+	tap_ok(mod.lo <= pc && pc < mod.hi, "pc inside the module span");
+	snprintf(name, sizeof(name), "%s: module start is dladdr's dli_fbase", what);
+	tap_is_u64(mod.lo & ~0xfffull, (uintptr_t)info.dli_fbase, name);
+	snprintf(name, sizeof(name), "%s: has .eh_frame_hdr", what);
+	tap_ok(mod.eh_hdr != 0, name);
+	snprintf(name, sizeof(name), "%s: _r_debug walk agrees", what);
+	if (mod.bias)
+		tap_ok(cr_module_find_rdebug(&cr_mem_self, pc, &mod2) == 0 &&
+			       mod2.bias == mod.bias && mod2.eh_hdr == mod.eh_hdr &&
+			       mod2.build_id_len == mod.build_id_len,
+		       name);
+}
+
+int main(void)
+{
+	struct cr_module mod;
+	struct cr_sym sym;
+	uint64_t pc;
+
+	check_module("executable", (uintptr_t)&static_fn);
+	check_module("libc", (uintptr_t)&abort);
+
+	/* An exported function: .dynsym (the test links with -rdynamic? maybe not) or .symtab. */
+	pc = (uintptr_t)&t_sym_global + 3;
+	tap_ok(cr_module_find(&cr_mem_self, pc, &mod) == 0 && cr_sym_find(&cr_mem_self, &mod, pc, &sym) == 0,
+	       "global function symbolized");
+	tap_is_str(sym.name, "t_sym_global", "global name");
+	tap_is_u64(sym.start, (uintptr_t)&t_sym_global, "global start");
+
+	/* A static function: only .symtab (read from the file) has it. */
+	pc = (uintptr_t)&static_fn + 2;
+	tap_ok(cr_sym_find(&cr_mem_self, &mod, pc, &sym) == 0, "static function symbolized");
+	tap_is_str(sym.name, "static_fn", "static name from .symtab");
+	tap_ok(cr_sym_symtab(&mod, pc, &sym) == 0, ".symtab alone");
+
+	/* libc's exported functions from .dynsym in memory, as dladdr sees them. */
+	Dl_info info;
+	pc = (uintptr_t)&abort + 5;
+	dladdr((void *)(uintptr_t)pc, &info);
+	tap_ok(cr_module_find(&cr_mem_self, pc, &mod) == 0 &&
+		       cr_sym_dynsym(&cr_mem_self, &mod, pc, &sym) == 0,
+	       "libc .dynsym");
+	tap_is_str(sym.name, info.dli_sname, "same name as dladdr");
+	tap_is_u64(sym.start, (uintptr_t)info.dli_saddr, "same start as dladdr");
+
+	/* Many libc functions: our .dynsym reader agrees with dladdr on each. */
+	void *fns[] = { (void *)&malloc, (void *)&free, (void *)&printf, (void *)&qsort,
+			(void *)&strlen, (void *)&dlopen, (void *)&exit };
+	int agree = 0;
+	for (unsigned i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		pc = (uintptr_t)fns[i] + 1;
+		if (dladdr((void *)(uintptr_t)pc, &info) && info.dli_sname &&
+		    cr_module_find(&cr_mem_self, pc, &mod) == 0 &&
+		    cr_sym_find(&cr_mem_self, &mod, pc, &sym) == 0 &&
+		    sym.start == (uintptr_t)info.dli_saddr)
+			agree++;
+	}
+	tap_is_u64((uint64_t)agree, sizeof(fns) / sizeof(fns[0]), "start addresses agree with dladdr");
+
+	/* Build-ids: present and as long as the linker made them (SHA1: 20). */
+	cr_module_find(&cr_mem_self, (uintptr_t)&static_fn, &mod);
+	tap_is_u64(mod.build_id_len, 20, "executable build-id length");
+	tap_ok(mod.path[0] == '/', "executable path known");
+
+	/* Not in any module. */
+	tap_ok(cr_module_find(&cr_mem_self, 0x1000, &mod) < 0, "no module at 0x1000");
+	static_fn(1);
+	t_sym_global(1);
+	return tap_done();
+}

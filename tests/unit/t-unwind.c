@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The frame loop and the fp engine on a synthetic x86_64 stack in a buffer:
+ * a good chain, and every stop reason.
+ */
+#include <stdint.h>
+
+#include "../tap.h"
+#include "unwind.h"
+
+#define BASE 0x7fff0000ull
+#define NW 64
+static uint64_t stack[NW];	/* memory at [BASE, BASE + 8*NW) */
+static struct cr_mem mem;
+
+static uint64_t at(unsigned i)
+{
+	return BASE + 8ull * i;
+}
+
+static int code_exec(struct cr_walk *w, uint64_t pc)
+{
+	(void)w;
+	return pc >= 0x400000 && pc < 0x500000;
+}
+
+static void walk_init(struct cr_walk *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->arch = &cr_arch_x86_64;
+	w->mem = &mem;
+	w->stack_lo = BASE;
+	w->stack_hi = BASE + sizeof(stack);
+	w->exact = 1;
+	w->is_exec = (int (*)(const struct cr_walk *, uint64_t))code_exec;
+}
+
+static void regs_at(struct cr_regs *r, uint64_t pc, unsigned sp, unsigned fp)
+{
+	memset(r, 0, sizeof(*r));
+	r->pc = pc;
+	cr_reg_set(r, 16, pc);
+	cr_reg_set(r, 7, at(sp));
+	cr_reg_set(r, 6, fp == 0xffff ? 0 : at(fp));
+}
+
+/* Frame records: [fp] = previous fp, [fp+8] = return address. */
+static void record(unsigned fp, unsigned prev, uint64_t ret)
+{
+	stack[fp] = prev == 0xffff ? 0 : at(prev);
+	stack[fp + 1] = ret;
+}
+
+static const uint8_t fp_only[] = { CR_ENG_FP, CR_ENG_LIST_END };
+
+static struct cr_trace run(const struct cr_regs *r, unsigned max)
+{
+	static struct cr_frame f[32];
+	struct cr_trace t = { .f = f, .max = max };
+	struct cr_walk w;
+
+	walk_init(&w);
+	cr_unwind(&w, r, fp_only, &t);
+	return t;
+}
+
+int main(void)
+{
+	struct cr_regs r;
+	struct cr_trace t;
+
+	cr_mem_buffer(&mem, BASE, stack, sizeof(stack));
+
+	/* pc0 (fp 4) -> 0x401000 (fp 10) -> 0x402000 (fp 20) -> 0x403000 (fp 0: end) */
+	memset(stack, 0, sizeof(stack));
+	record(4, 10, 0x401000);
+	record(10, 20, 0x402000);
+	record(20, 0xffff, 0x403000);
+	regs_at(&r, 0x400100, 2, 4);
+	t = run(&r, 32);
+	tap_is_u64(t.n, 4, "good chain: 4 frames");
+	tap_is_u64(t.stop, CR_STOP_COMPLETE, "good chain: complete (fp 0 ends it)");
+	tap_is_u64(t.f[0].pc, 0x400100, "#0 pc");
+	tap_is_u64(t.f[0].engine, CR_ENG_CTX, "#0 from the context");
+	tap_ok(t.f[0].flags & CR_FRAME_EXACT, "#0 exact");
+	tap_is_u64(t.f[1].pc, 0x401000, "#1 pc");
+	tap_is_u64(t.f[1].sp, at(6), "#1 sp = fp + 16");
+	tap_is_u64(t.f[1].engine, CR_ENG_FP, "#1 tagged fp");
+	tap_ok(!(t.f[1].flags & CR_FRAME_EXACT), "#1 not exact");
+	tap_is_u64(t.f[3].pc, 0x403000, "#3 pc");
+
+	t = run(&r, 2);
+	tap_is_u64(t.n, 2, "frame limit: 2 frames");
+	tap_is_u64(t.stop, CR_STOP_MAXFRAMES, "frame limit: reason");
+
+	/* A wild frame pointer: outside the stack. */
+	regs_at(&r, 0x400100, 2, 0);
+	cr_reg_set(&r, 6, 0x7ffd00000007ull);
+	t = run(&r, 32);
+	tap_is_u64(t.n, 1, "wild fp: only #0");
+	tap_is_u64(t.stop, CR_STOP_BADMEM, "wild fp: invalid memory");
+	tap_is_u64(t.stop_addr, 0x7ffd00000007ull, "wild fp: its address");
+
+	/* A chain that points back down: the sp would go backwards. */
+	memset(stack, 0, sizeof(stack));
+	record(10, 4, 0x401000);
+	record(4, 10, 0x402000);
+	regs_at(&r, 0x400100, 8, 10);
+	t = run(&r, 32);
+	tap_is_u64(t.stop, CR_STOP_BADMEM, "fp below sp is refused");
+	tap_is_u64(t.n, 2, "... after one good frame");
+
+	/* The return address is no code. */
+	memset(stack, 0, sizeof(stack));
+	record(4, 10, 0x12345);
+	regs_at(&r, 0x400100, 2, 4);
+	t = run(&r, 32);
+	tap_is_u64(t.stop, CR_STOP_BADPC, "non-code return address");
+	tap_is_u64(t.stop_addr, 0x12345, "... and its value");
+	tap_is_u64(t.n, 1, "... is not recorded as a frame");
+
+	/* The same frame again: a loop. */
+	memset(stack, 0, sizeof(stack));
+	record(4, 4, 0x401000);
+	regs_at(&r, 0x400100, 2, 4);
+	t = run(&r, 32);
+	tap_is_u64(t.stop, CR_STOP_BADMEM, "self-referencing fp: refused (fp below new sp)");
+
+	/* Unreadable memory at the record (the stack ends). */
+	memset(stack, 0, sizeof(stack));
+	regs_at(&r, 0x400100, 2, NW - 1);
+	t = run(&r, 32);
+	tap_is_u64(t.stop, CR_STOP_BADMEM, "record past the readable stack");
+
+	/* No engine that can step: CFI without modules. */
+	static const uint8_t cfi_only[] = { CR_ENG_CFI, CR_ENG_LIST_END };
+	static struct cr_frame f[4];
+	struct cr_trace t2 = { .f = f, .max = 4 };
+	struct cr_walk w;
+	walk_init(&w);
+	regs_at(&r, 0x400100, 2, 4);
+	cr_unwind(&w, &r, cfi_only, &t2);
+	tap_is_u64(t2.stop, CR_STOP_NOINFO, "no info: reason");
+	tap_is_u64(t2.stop_addr, 0x400100, "no info: exact pc of frame #0");
+
+	/* A pc in no executable mapping: the caller from [sp]. */
+	memset(stack, 0, sizeof(stack));
+	stack[2] = 0x401234;
+	record(4, 0xffff, 0x402000);
+	regs_at(&r, 0, 2, 4);
+	t = run(&r, 32);
+	tap_ok(t.f[0].flags & CR_FRAME_NOEXEC, "pc 0 flagged");
+	tap_is_u64(t.f[1].pc, 0x401234, "caller from [sp]");
+	tap_is_u64(t.f[1].sp, at(3), "sp + 8");
+	tap_is_u64(t.f[1].engine, CR_ENG_RA, "tagged ra");
+	tap_is_u64(t.f[2].pc, 0x402000, "then the fp chain");
+	tap_is_u64(t.stop, CR_STOP_COMPLETE, "and complete");
+
+	/* The engine list of each public engine. */
+	uint8_t list[8];
+	tap_ok(cr_engine_list(0, list) == 0 && list[0] == CR_ENG_SIG && list[1] == CR_ENG_CFI &&
+		       list[2] == CR_ENG_FP && list[3] == CR_ENG_SCAN && list[4] == CR_ENG_LIST_END,
+	       "auto: sig cfi fp scan");
+	tap_ok(cr_engine_list(1, list) == 0 && list[1] == CR_ENG_FP && list[2] == CR_ENG_LIST_END,
+	       "fp: sig fp");
+	tap_ok(cr_engine_list(4, list) < 0, "all is no walk engine");
+	tap_is_str(cr_engine_name(CR_ENG_SCAN), "scan", "engine name");
+	return tap_done();
+}

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The random cross-check: interrupt a workload at random instructions and, at
+ * each sample, unwind the signal's ucontext with our CFI engine and with
+ * libunwind (unw_init_local2 + UNW_INIT_SIGNAL_FRAME), comparing the pc and sp
+ * of every frame.
+ *
+ *   sigprof NAME SAMPLES [LIBRARY]
+ *
+ * LIBRARY: dlopen it and run its xw_run (the workload as dlopen'ed code).
+ * ITIMER_PROF ticks with the scheduler (4 ms here): far too coarse for
+ * thousands of samples in CI.  A POSIX timer on CLOCK_MONOTONIC delivering
+ * SIGPROF to this thread interrupts the busy workload just as randomly, at a
+ * jittered period of about 150 us.  Prints TAP and the agreement figure.
+ */
+#define UNW_LOCAL_ONLY
+#include <dlfcn.h>
+#include <libunwind.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../tap.h"
+#include "context.h"
+#include "crash-int.h"
+#include "module.h"
+#include "sym.h"
+#include "unwind.h"
+#include "workload.h"
+
+#define MAXF 128
+#define MAX_REPORT 12
+
+static volatile long samples, target;
+static long frames_cmp, frames_ok, body_short, lu_failed;
+static unsigned seed = 12345;
+
+struct mismatch {
+	long sample;
+	unsigned frame, n_ours, n_lu;
+	uint64_t pc0, ours_pc, ours_sp, lu_pc, lu_sp;
+	uint8_t stop;
+};
+static struct mismatch mm[MAX_REPORT];
+static int n_mm;
+
+static timer_t timer;
+
+static void arm(void)
+{
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+
+	seed = seed * 1103515245u + 12345u;
+	its.it_value.tv_nsec = 50000 + (seed >> 8) % 200000;	/* 50-250 us */
+	timer_settime(timer, 0, &its, NULL);
+}
+
+static void on_prof(int sig, siginfo_t *si, void *uc)
+{
+	static uint64_t lu_pc[MAXF], lu_sp[MAXF];
+	static struct cr_frame f[MAXF];
+	static const uint8_t engines[] = { CR_ENG_SIG, CR_ENG_CFI, CR_ENG_LIST_END };
+	struct cr_trace t = { .f = f, .max = MAXF };
+	struct cr_regs regs;
+	struct cr_walk w;
+	unw_cursor_t c;
+	unsigned n_lu = 0, i;
+	int ret = 0, lu_end = 0;
+
+	(void)sig;
+	(void)si;
+	if (samples >= target)
+		return;
+	cr_regs_from_ucontext(uc, &regs);
+	cr_walk_live(&w, NULL, regs.r[cr_host->sp], 1);
+	cr_unwind(&w, &regs, engines, &t);
+
+	if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
+		do {
+			unw_word_t ip, sp;
+
+			unw_get_reg(&c, UNW_REG_IP, &ip);
+			unw_get_reg(&c, UNW_REG_SP, &sp);
+			lu_pc[n_lu] = ip;
+			lu_sp[n_lu] = sp;
+			n_lu++;
+		} while (n_lu < MAXF && (ret = unw_step(&c)) > 0);
+		lu_end = ret == 0;	/* libunwind reached the outermost frame */
+	}
+	if (ret < 0)
+		lu_failed++;
+	/* Every frame libunwind found must be ours, the same. */
+	for (i = 0; i < n_lu; i++) {
+		frames_cmp++;
+		if (i < t.n && f[i].pc == lu_pc[i] && f[i].sp == lu_sp[i]) {
+			frames_ok++;
+			continue;
+		}
+		if (n_mm < MAX_REPORT)
+			mm[n_mm++] = (struct mismatch){ samples, i, t.n, n_lu, f[0].pc,
+							i < t.n ? f[i].pc : 0, i < t.n ? f[i].sp : 0,
+							lu_pc[i], lu_sp[i], t.stop };
+		frames_cmp += n_lu - i - 1;	/* the rest of this sample counts as missed */
+		break;
+	}
+	/* Where libunwind completed, we must complete too, with no extra frame. */
+	if (i == n_lu && lu_end && n_lu < MAXF && (t.n != n_lu || t.stop != CR_STOP_COMPLETE)) {
+		body_short++;
+		if (n_mm < MAX_REPORT)
+			mm[n_mm++] = (struct mismatch){ samples, n_lu, t.n, n_lu, f[0].pc, 0, 0, 0,
+							0, t.stop };
+	}
+	samples++;
+	arm();
+}
+
+static const char *name_of(uint64_t pc, char *buf, size_t cap)
+{
+	struct cr_module mod;
+	struct cr_sym s;
+
+	if (cr_module_find(&cr_mem_self, pc, &mod) == 0 &&
+	    cr_sym_find(&cr_mem_self, &mod, pc, &s) == 0)
+		snprintf(buf, cap, "%s+%lu", s.name, (unsigned long)(pc - s.start));
+	else
+		snprintf(buf, cap, "%#lx", (unsigned long)pc);
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+#ifdef XW_DLOPEN
+	unsigned long (*run)(unsigned long) = NULL;
+#else
+	unsigned long (*run)(unsigned long) = xw_run;
+#endif
+	struct sigevent sev;
+	struct sigaction sa;
+	char name[160], a[96], b[96], z[96];
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: sigprof NAME SAMPLES [LIBRARY]\n");
+		return 2;
+	}
+	target = atol(argv[2]);
+	if (argc > 3) {
+		void *h = dlopen(argv[3], RTLD_NOW);
+
+		if (!h || !(run = (unsigned long (*)(unsigned long))dlsym(h, "xw_run"))) {
+			printf("not ok 1 - dlopen %s: %s\n1..1\n", argv[3], dlerror());
+			return 1;
+		}
+	}
+	crash_install(&(struct crash_options){ .fd = 2, .signals = CRASH_SIGMASK(SIGSEGV) });
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_prof;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigaction(SIGPROF, &sa, NULL);
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGPROF;
+	sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+	if (timer_create(CLOCK_MONOTONIC, &sev, &timer) < 0) {
+		perror("timer_create");
+		return 1;
+	}
+	arm();
+	/* Bounded: at most 120 s of work, in slices. */
+	for (int slice = 0; slice < 12000 && samples < target; slice++)
+		run(200);
+	timer_delete(timer);
+
+	snprintf(name, sizeof(name), "%s: %ld samples (wanted %ld)", argv[1], samples, target);
+	tap_ok(samples >= target, name);
+	snprintf(name, sizeof(name), "%s: cfi agrees with libunwind on %ld/%ld frames (pc and sp)",
+		 argv[1], frames_ok, frames_cmp);
+	tap_ok(frames_ok == frames_cmp && frames_cmp > 0, name);
+	snprintf(name, sizeof(name), "%s: complete wherever libunwind is", argv[1]);
+	tap_ok(body_short == 0, name);
+	for (int i = 0; i < n_mm; i++)
+		printf("#   sample %ld at %s: frame %u ours %s sp %#lx, libunwind %s sp %#lx "
+		       "(ours %u frames, stop %u; libunwind %u)\n",
+		       mm[i].sample, name_of(mm[i].pc0, z, sizeof(z)), mm[i].frame,
+		       name_of(mm[i].ours_pc, a, sizeof(a)), (unsigned long)mm[i].ours_sp,
+		       name_of(mm[i].lu_pc, b, sizeof(b)), (unsigned long)mm[i].lu_sp,
+		       mm[i].n_ours, mm[i].stop, mm[i].n_lu);
+	printf("# agreement %s: %.4f%% of %ld frames in %ld samples; libunwind failed in %ld\n",
+	       argv[1], frames_cmp ? 100.0 * (double)frames_ok / (double)frames_cmp : 0.0,
+	       frames_cmp, samples, lu_failed);
+	return tap_done();
+}
