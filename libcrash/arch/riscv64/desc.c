@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * riscv64: DWARF numbers per the RISC-V ELF psABI, "DWARF Register Numbers":
+ * x0-x31 are 0-31; the pc is kept apart (cr_regs.pc).  Report names are the
+ * psABI's ABI names.  Pure data.
+ */
+#include "arch/scan.h"
+#include "row.h"
+
+static const char *const names[32] = {
+	"zero", "ra", "sp", "gp", "tp",	 "t0",	"t1", "t2", "s0", "s1", "a0",
+	"a1",	"a2", "a3", "a4", "a5",	 "a6",	"a7", "s2", "s3", "s4", "s5",
+	"s6",	"s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+};
+
+/* x0 is hard-wired to zero: not dumped. */
+static const uint8_t order[] = {
+	1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
+	17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 0xff,
+};
+
+/* The frame pointer is the CFA; ra at fp - 8, the caller's fp at fp - 16 (psABI, "Frame
+ * Pointer Convention"). */
+static const struct cr_row fp_row = {
+	.cfa = { .kind = CR_REG, .reg = 8, .off = 0 },
+	.reg = { [1] = { .kind = CR_OFFSET, .off = -8 }, [8] = { .kind = CR_OFFSET, .off = -16 } },
+	.ra = 1,
+};
+
+const struct cr_arch cr_arch_riscv64 = {
+	.name = "riscv64",
+	.nregs = 32,
+	.sp = 2,
+	.fp = 8,
+	.ra = 1,
+	.ra_in_reg = 1,
+	.min_insn = 2,
+	.regname = names,
+	.dump_order = order,
+	.fp_row = &fp_row,
+	.scan = cr_riscv64_scan,
+	.strip_ra = 0,
+};

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Prologue decoders (arch/<arch>/scan.c) and the state they share.  Pure: no
+ * ucontext, no asm; every decoder builds and is unit-tested on every host.
+ *
+ * Each decoder walks the instructions from the function start forward, never
+ * applying one that starts at or after pc_off, and keeps the frame state in a
+ * struct cr_scan.  It turns the state into a row with cr_scan_emit().
+ */
+#ifndef CR_ARCH_SCAN_H
+#define CR_ARCH_SCAN_H
+
+#include <string.h>
+
+#include "regs.h"
+#include "row.h"
+
+cr_scan_fn cr_x86_64_scan, cr_aarch64_scan, cr_riscv64_scan, cr_loongarch64_scan;
+
+/* aarch64: the return address without its pointer-authentication code (desc.c). */
+uint64_t cr_aarch64_strip_ra(uint64_t ra);
+
+/* Bound on decoded instructions: a prologue is short; a body is not decoded forever. */
+#define CR_SCAN_MAX_INSNS 4096
+
+/*
+ * Frame state at one instruction boundary.  Offsets are relative to the CFA
+ * (the caller's sp at the call, before a pushed return address is popped).
+ */
+struct cr_scan {
+	int64_t sp_cfa;		/* CFA - sp, valid if sp_ok */
+	int64_t fp_cfa;		/* CFA - fp, valid if fp_ok (the frame pointer is set up) */
+	uint8_t sp_ok;		/* 0: sp moved by an unknown amount (alloca, realignment) */
+	uint8_t fp_ok;
+	uint8_t epi;		/* inside an epilogue; the state before it is kept apart */
+	uint8_t ra_lost;	/* ra_in_reg arches: the link register was overwritten unsaved */
+	int64_t save[CR_NREGS];	/* register n saved at CFA + save[n]; 0: not saved */
+};
+
+static inline void cr_scan_start(struct cr_scan *s, int64_t sp_cfa)
+{
+	memset(s, 0, sizeof(*s));
+	s->sp_cfa = sp_cfa;
+	s->sp_ok = 1;
+}
+
+/* Record a save of register n at sp + off (sp as it is now). */
+static inline void cr_scan_save(struct cr_scan *s, unsigned n, int64_t off)
+{
+	if (n < CR_NREGS)
+		s->save[n] = off - s->sp_cfa;
+}
+
+static inline int64_t cr_scan_sext(uint64_t v, unsigned bits)
+{
+	uint64_t m = 1ull << (bits - 1);
+
+	v &= (m << 1) - 1;
+	return (int64_t)((v ^ m) - m);
+}
+
+/*
+ * The row for state s.  The CFA is fp-based once the frame pointer is set up
+ * (the body may move sp by an unknown amount, fp stays), sp-based before.
+ * Registers with a save slot get CR_OFFSET, all others CR_SAME: for ra_in_reg
+ * arches an unsaved return address is still in the link register.
+ * Returns 0, or -CR_EINVAL if neither sp nor fp locates the CFA.
+ */
+static inline int cr_scan_emit(const struct cr_scan *s, unsigned sp, unsigned fp, unsigned ra,
+			       struct cr_row *row)
+{
+	unsigned n;
+
+	if ((!s->fp_ok && !s->sp_ok) || (s->ra_lost && !s->save[ra]))
+		return -CR_EINVAL;
+	memset(row, 0, sizeof(*row));
+	row->ra = (uint16_t)ra;
+	row->cfa.kind = CR_REG;
+	row->cfa.reg = (uint16_t)(s->fp_ok ? fp : sp);
+	row->cfa.off = s->fp_ok ? s->fp_cfa : s->sp_cfa;
+	for (n = 0; n < CR_NREGS; n++) {
+		if (s->save[n]) {
+			row->reg[n].kind = CR_OFFSET;
+			row->reg[n].off = s->save[n];
+		}
+	}
+	return 0;
+}
+
+/*
+ * The shared bookkeeping of the load/store ISAs (aarch64, riscv64, loongarch64),
+ * whose decoders know each instruction's length and so walk the whole body.
+ */
+struct cr_scanner {
+	struct cr_scan s;	/* the state at the current instruction */
+	struct cr_scan body;	/* while s.epi: the state before the epilogue began */
+	uint8_t sp, fp, ra;	/* DWARF numbers */
+};
+
+static inline void cr_scanner_start(struct cr_scanner *c, unsigned sp, unsigned fp, unsigned ra)
+{
+	cr_scan_start(&c->s, 0);	/* the call leaves the return address in ra: CFA = sp */
+	c->body = c->s;
+	c->sp = (uint8_t)sp;
+	c->fp = (uint8_t)fp;
+	c->ra = (uint8_t)ra;
+}
+
+/* An instruction that undoes the frame: keep the state of the body the first time. */
+static inline void cr_scan_epi(struct cr_scanner *c)
+{
+	if (!c->s.epi) {
+		c->body = c->s;
+		c->s.epi = 1;
+	}
+}
+
+/*
+ * After a return or a tail call that ends an epilogue: the next instruction is
+ * reached by a branch from the body (compilers lay out early returns this way,
+ * cf. DW_CFA_remember_state/restore_state around them), so its state again.
+ */
+static inline void cr_scan_ret(struct cr_scanner *c)
+{
+	if (c->s.epi)
+		c->s = c->body;
+}
+
+/* sp += delta.  A release (delta > 0) is part of an epilogue; an allocation ends one. */
+static inline int cr_scan_sp_add(struct cr_scanner *c, int64_t delta)
+{
+	if (delta > 0)
+		cr_scan_epi(c);
+	else if (delta < 0)
+		c->s.epi = 0;
+	c->s.sp_cfa -= delta;
+	/* Releasing more than was allocated would move sp above the CFA. */
+	return c->s.sp_ok && c->s.sp_cfa < 0 ? -CR_EINVAL : 0;
+}
+
+/* fp = sp + imm: the frame pointer is set up. */
+static inline int cr_scan_fp_from_sp(struct cr_scanner *c, int64_t imm)
+{
+	if (!c->s.sp_ok)
+		return -CR_EINVAL;
+	c->s.epi = 0;
+	c->s.fp_cfa = c->s.sp_cfa - imm;
+	c->s.fp_ok = 1;
+	return 0;
+}
+
+/* sp = fp + imm: an epilogue restoring sp from the frame pointer. */
+static inline int cr_scan_sp_from_fp(struct cr_scanner *c, int64_t imm)
+{
+	if (!c->s.fp_ok)
+		return -CR_EINVAL;
+	cr_scan_epi(c);
+	c->s.sp_cfa = c->s.fp_cfa - imm;
+	c->s.sp_ok = 1;
+	return 0;
+}
+
+/* CFA-relative offset of base + off, base being sp or fp; 0 if base does not locate the CFA. */
+static inline int64_t cr_scan_slot(const struct cr_scanner *c, unsigned base, int64_t off)
+{
+	if (base == c->sp && c->s.sp_ok)
+		return off - c->s.sp_cfa;
+	if (base == c->fp && c->s.fp_ok)
+		return off - c->s.fp_cfa;
+	return 0;
+}
+
+/*
+ * Store of register rt at base + off.  The first store of a callee-saved
+ * register (callee nonzero) is its save: later ones hold the callee's values.
+ */
+static inline void cr_scan_store(struct cr_scanner *c, unsigned rt, unsigned base, int64_t off,
+				 int callee)
+{
+	if (callee && rt < CR_NREGS && !c->s.save[rt])
+		c->s.save[rt] = cr_scan_slot(c, base, off);
+}
+
+/* Register rd is written by something we do not follow (not a restore). */
+static inline int cr_scan_write(struct cr_scanner *c, unsigned rd)
+{
+	if (rd == c->sp) {
+		c->s.sp_ok = 0;
+		return c->s.fp_ok ? 0 : -CR_EINVAL;
+	}
+	if (rd == c->fp && c->s.fp_ok) {
+		c->s.fp_ok = 0;
+		return c->s.sp_ok ? 0 : -CR_EINVAL;
+	}
+	if (rd == c->ra && !c->s.save[rd])
+		c->s.ra_lost = 1;
+	return 0;
+}
+
+/* Load of register rt from base + off: a restore if that is where rt was saved. */
+static inline int cr_scan_load(struct cr_scanner *c, unsigned rt, unsigned base, int64_t off)
+{
+	int64_t slot = cr_scan_slot(c, base, off);
+
+	if (rt < CR_NREGS && slot && c->s.save[rt] == slot) {
+		cr_scan_epi(c);
+		c->s.save[rt] = 0;
+		if (rt == c->fp)
+			c->s.fp_ok = 0;	/* the caller's fp again */
+		if (rt == c->ra)
+			c->s.ra_lost = 0;
+		return 0;
+	}
+	return cr_scan_write(c, rt);
+}
+
+#endif
