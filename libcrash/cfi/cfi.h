@@ -27,8 +27,10 @@ struct cr_cie {
 	uint8_t fde_enc;	/* 'R' (default absptr) */
 	uint8_t lsda_enc;	/* 'L' (default omit) */
 	uint8_t signal;		/* 'S': frames of this CIE were interrupted by a signal */
+	uint8_t aug_z;		/* 'z': FDEs carry an augmentation data length */
 	uint64_t personality;	/* 'P', 0 if none */
 	uint64_t insns, insns_end;	/* initial instructions [insns, insns_end) */
+	struct cr_bases bases;	/* for DW_CFA_set_loc: the source's text/data, func = pc_lo */
 };
 
 struct cr_fde {
@@ -42,12 +44,19 @@ struct cr_fde {
 /*
  * The FDE that covers pc: binary search of .eh_frame_hdr's table; a linear scan
  * of .eh_frame when the table is missing, not sorted or not in a searchable
- * encoding.  0, -CR_ENOINFO (none covers pc), -CR_EINVAL, -CR_EFAULT.
+ * encoding (see ehframe.c for what "not sorted" detects).  0, -CR_ENOINFO (none
+ * covers pc), -CR_EINVAL, -CR_EFAULT, -CR_ERANGE (linear scan: more than
+ * CR_EH_SCAN_MAX entries).
  */
+#define CR_EH_SCAN_MAX (1u << 20)
 int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
 	       struct cr_fde *fde);
 
-/* Decode the FDE at addr (and its CIE).  -CR_EINVAL if addr holds a CIE or junk. */
+/*
+ * Decode the FDE at addr (and its CIE).  The entries must lie inside
+ * [src->eh_frame, src->eh_frame_end) (either bound 0: unknown).  0, -CR_EINVAL
+ * if addr holds a CIE, a terminator or junk, -CR_EFAULT.
+ */
 int cr_eh_parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t addr,
 		    struct cr_fde *fde);
 
@@ -56,9 +65,16 @@ int cr_eh_parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t
  * location pc (the lookup pc: the exact pc for frame #00 and signal frames,
  * else return address - 1).  *row gets the rule set in force at pc, with
  * row->ra = cie.ra and row->signal = cie.signal.  Bounded remember stack
- * (CR_CFA_STACK rows) and instruction count.  0 or -CR_E*.
+ * (CR_CFA_STACK rows) and instruction count (CR_CFA_MAX_INSNS, CIE and FDE
+ * together).  Reads only the instruction bytes.  0; -CR_ENOINFO (pc outside
+ * [pc_lo, pc_hi)); -CR_EINVAL (bad or truncated instruction, restore_state
+ * on an empty stack, def_cfa_register/offset on an expression CFA); -CR_ERANGE
+ * (remember stack or instruction bound); -CR_EFAULT.  *row only on success.
+ * aarch64: RA_SIGN_STATE is row->reg[34], CR_VAL_OFFSET with off 1 while the
+ * return address is signed (see cfa.c).  AS-safe; about 6 KiB of stack.
  */
 #define CR_CFA_STACK 8
+#define CR_CFA_MAX_INSNS (1u << 18)
 int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
 	       uint64_t pc, struct cr_row *row);
 

@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The DW_CFA_* interpreter (DWARF 5 section 6.4.2): the CIE's initial
+ * instructions, then the FDE's up to the lookup pc, give the row in force at
+ * pc.  Rules only are recorded; nothing is read but the instruction bytes
+ * (expression blocks are kept as address + length for cr_row_apply).
+ *
+ * aarch64 RA_SIGN_STATE (column 34, AADWARF64 "Call frame instructions"):
+ * DW_CFA_AARCH64_negate_ra_state (0x2d, GNU_window_save elsewhere) toggles
+ * it.  It is kept as reg[34] = CR_VAL_OFFSET with off 1 while the return
+ * address is signed; any other rule (the initial CR_SAME) means 0.  On
+ * other arches 0x2d is SPARC's register-window save: -CR_EINVAL.
+ */
+#include <string.h>
+
+#include "cfi.h"
+
+#define RA_SIGN_STATE 34
+
+enum {
+	DW_CFA_nop = 0x00,
+	DW_CFA_set_loc,
+	DW_CFA_advance_loc1,
+	DW_CFA_advance_loc2,
+	DW_CFA_advance_loc4,
+	DW_CFA_offset_extended,
+	DW_CFA_restore_extended,
+	DW_CFA_undefined,
+	DW_CFA_same_value,
+	DW_CFA_register,
+	DW_CFA_remember_state,
+	DW_CFA_restore_state,
+	DW_CFA_def_cfa,
+	DW_CFA_def_cfa_register,
+	DW_CFA_def_cfa_offset,
+	DW_CFA_def_cfa_expression,
+	DW_CFA_expression,
+	DW_CFA_offset_extended_sf,
+	DW_CFA_def_cfa_sf,
+	DW_CFA_def_cfa_offset_sf,
+	DW_CFA_val_offset,
+	DW_CFA_val_offset_sf,
+	DW_CFA_val_expression,
+	DW_CFA_GNU_window_save = 0x2d,	/* = DW_CFA_AARCH64_negate_ra_state */
+	DW_CFA_GNU_args_size = 0x2e,
+	DW_CFA_GNU_negative_offset_extended = 0x2f,
+	DW_CFA_advance_loc = 0x40,	/* high 2 bits; low 6: delta */
+	DW_CFA_offset = 0x80,		/* high 2 bits; low 6: register */
+	DW_CFA_restore = 0xc0,		/* high 2 bits; low 6: register */
+};
+
+struct state {
+	struct cr_row row;		/* the row being built */
+	struct cr_row init;		/* after the CIE's initial instructions */
+	struct cr_row saved[CR_CFA_STACK];	/* DW_CFA_remember_state */
+	unsigned depth;
+	unsigned steps;			/* instructions run, CIE and FDE together */
+	uint64_t loc;			/* current location */
+	uint64_t pc;			/* stop when loc would pass it */
+	const struct cr_cie *cie;
+	int aarch64;
+};
+
+/* A rule for column reg; columns we do not track are parsed and dropped. */
+static void set(struct state *st, uint64_t reg, uint8_t kind, int64_t off)
+{
+	if (reg >= CR_NREGS)
+		return;
+	memset(&st->row.reg[reg], 0, sizeof(st->row.reg[reg]));
+	st->row.reg[reg].kind = kind;
+	st->row.reg[reg].off = off;
+}
+
+/* DW_CFA_register: the saved value is in reg2 (clamped: an unknown register
+   then fails in cr_row_apply, as it should). */
+static void set_reg(struct state *st, uint64_t reg, uint64_t reg2)
+{
+	if (reg >= CR_NREGS)
+		return;
+	memset(&st->row.reg[reg], 0, sizeof(st->row.reg[reg]));
+	st->row.reg[reg].kind = CR_REG;
+	st->row.reg[reg].reg = reg2 > 0xffff ? 0xffff : (uint16_t)reg2;
+}
+
+/* DWARF5 6.4.2.3 DW_CFA_restore: the rule the CIE's initial instructions gave. */
+static void restore(struct state *st, uint64_t reg)
+{
+	if (reg < CR_NREGS)
+		st->row.reg[reg] = st->init.reg[reg];
+}
+
+static void def_cfa(struct state *st, uint64_t reg, int64_t off)
+{
+	memset(&st->row.cfa, 0, sizeof(st->row.cfa));
+	st->row.cfa.kind = CR_REG;
+	st->row.cfa.reg = reg > 0xffff ? 0xffff : (uint16_t)reg;
+	st->row.cfa.off = off;
+}
+
+/* A DW_FORM_block operand: ULEB128 length, then the bytes, which we skip. */
+static int block(struct cr_cursor *c, struct cr_rule *r, uint8_t kind)
+{
+	uint64_t len = cr_uleb(c), at = c->pos;
+
+	if (c->err)
+		return c->err;
+	if (len > c->end - c->pos || len > UINT32_MAX)
+		return -CR_EINVAL;
+	cr_skip(c, len);
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->expr = at;
+	r->len = (uint32_t)len;
+	return 0;
+}
+
+/* A register rule with an expression; untracked columns still skip the block. */
+static int expr_rule(struct state *st, struct cr_cursor *c, uint8_t kind)
+{
+	uint64_t reg = cr_uleb(c);
+	struct cr_rule r;
+	int ret;
+
+	if ((ret = block(c, &r, kind)) < 0)
+		return ret;
+	if (reg < CR_NREGS)
+		st->row.reg[reg] = r;
+	return 0;
+}
+
+/* Move the location by delta code units.  CR_END: that passes pc, stop here. */
+static int advance(struct state *st, uint64_t delta)
+{
+	uint64_t ca = st->cie->code_align;
+
+	if (ca && delta > (UINT64_MAX - st->loc) / ca)
+		return CR_END;
+	if (st->loc + delta * ca > st->pc)
+		return CR_END;
+	st->loc += delta * ca;
+	return 0;
+}
+
+/* DW_CFA_set_loc: an address in the CIE's FDE pointer encoding (LSB 5.0). */
+static int set_loc(struct state *st, struct cr_cursor *c)
+{
+	uint64_t to = cr_encptr(c, st->cie->fde_enc, &st->cie->bases);
+
+	if (c->err)
+		return c->err;
+	if (to > st->pc)
+		return CR_END;
+	st->loc = to;
+	return 0;
+}
+
+static int remember(struct state *st)
+{
+	if (st->depth == CR_CFA_STACK)
+		return -CR_ERANGE;
+	/* The whole row, CFA included: GCC's epilogue pattern remember_state;
+	   def_cfa rsp; ret; restore_state relies on it. */
+	st->saved[st->depth++] = st->row;
+	return 0;
+}
+
+static int restore_state(struct state *st)
+{
+	if (st->depth == 0)
+		return -CR_EINVAL;
+	st->row = st->saved[--st->depth];
+	return 0;
+}
+
+/* DW_CFA_def_cfa_register/offset(_sf): only valid on a register+offset CFA (6.4.2.2). */
+static int cfa_reg_only(struct state *st)
+{
+	return st->row.cfa.kind == CR_REG ? 0 : -CR_EINVAL;
+}
+
+static int negate_ra_state(struct state *st)
+{
+	struct cr_rule *r = &st->row.reg[RA_SIGN_STATE];
+	int signed_now = r->kind == CR_VAL_OFFSET && r->off == 1;
+
+	if (!st->aarch64)
+		return -CR_EINVAL;
+	memset(r, 0, sizeof(*r));
+	if (!signed_now) {
+		r->kind = CR_VAL_OFFSET;
+		r->off = 1;
+	}
+	return 0;
+}
+
+/* Factored offsets (6.4.1): operand * data_alignment_factor, wrapping. */
+static int64_t fac(const struct state *st, uint64_t v)
+{
+	return (int64_t)(v * (uint64_t)st->cie->data_align);
+}
+
+/*
+ * The DW_CFA_* with a zero high-2-bit field.  0, CR_END (stop: past pc), or
+ * -CR_E*.  Cursor errors are checked by the caller.
+ */
+static int extended(struct state *st, struct cr_cursor *c, uint8_t op)
+{
+	uint64_t reg, v;
+	int ret;
+
+	switch (op) {
+	case DW_CFA_nop:
+		return 0;
+	case DW_CFA_set_loc:
+		return set_loc(st, c);
+	case DW_CFA_advance_loc1:
+		v = cr_u8(c);
+		return c->err ? 0 : advance(st, v);
+	case DW_CFA_advance_loc2:
+		v = cr_u16(c);
+		return c->err ? 0 : advance(st, v);
+	case DW_CFA_advance_loc4:
+		v = cr_u32(c);
+		return c->err ? 0 : advance(st, v);
+	case DW_CFA_offset_extended:
+		reg = cr_uleb(c);
+		set(st, reg, CR_OFFSET, fac(st, cr_uleb(c)));
+		return 0;
+	case DW_CFA_restore_extended:
+		restore(st, cr_uleb(c));
+		return 0;
+	case DW_CFA_undefined:
+		set(st, cr_uleb(c), CR_UNDEF, 0);
+		return 0;
+	case DW_CFA_same_value:
+		set(st, cr_uleb(c), CR_SAME, 0);
+		return 0;
+	case DW_CFA_register:
+		reg = cr_uleb(c);
+		set_reg(st, reg, cr_uleb(c));
+		return 0;
+	case DW_CFA_remember_state:
+		return remember(st);
+	case DW_CFA_restore_state:
+		return restore_state(st);
+	case DW_CFA_def_cfa:
+		reg = cr_uleb(c);
+		def_cfa(st, reg, (int64_t)cr_uleb(c));
+		return 0;
+	case DW_CFA_def_cfa_register:
+		reg = cr_uleb(c);
+		if ((ret = cfa_reg_only(st)) == 0)
+			def_cfa(st, reg, st->row.cfa.off);
+		return ret;
+	case DW_CFA_def_cfa_offset:
+		v = cr_uleb(c);
+		if ((ret = cfa_reg_only(st)) == 0)
+			st->row.cfa.off = (int64_t)v;
+		return ret;
+	case DW_CFA_def_cfa_expression:
+		/* The CFA is the value of the expression, nothing pushed first. */
+		return block(c, &st->row.cfa, CR_EXPR);
+	case DW_CFA_expression:
+		return expr_rule(st, c, CR_EXPR);
+	case DW_CFA_offset_extended_sf:
+		reg = cr_uleb(c);
+		set(st, reg, CR_OFFSET, fac(st, (uint64_t)cr_sleb(c)));
+		return 0;
+	case DW_CFA_def_cfa_sf:
+		reg = cr_uleb(c);
+		def_cfa(st, reg, fac(st, (uint64_t)cr_sleb(c)));
+		return 0;
+	case DW_CFA_def_cfa_offset_sf:
+		v = (uint64_t)cr_sleb(c);
+		if ((ret = cfa_reg_only(st)) == 0)
+			st->row.cfa.off = fac(st, v);
+		return ret;
+	case DW_CFA_val_offset:
+		reg = cr_uleb(c);
+		set(st, reg, CR_VAL_OFFSET, fac(st, cr_uleb(c)));
+		return 0;
+	case DW_CFA_val_offset_sf:
+		reg = cr_uleb(c);
+		set(st, reg, CR_VAL_OFFSET, fac(st, (uint64_t)cr_sleb(c)));
+		return 0;
+	case DW_CFA_val_expression:
+		return expr_rule(st, c, CR_VAL_EXPR);
+	case DW_CFA_GNU_window_save:
+		return negate_ra_state(st);
+	case DW_CFA_GNU_args_size:
+		cr_uleb(c);	/* bytes of outgoing arguments: not needed to unwind */
+		return 0;
+	case DW_CFA_GNU_negative_offset_extended:
+		reg = cr_uleb(c);
+		set(st, reg, CR_OFFSET, -fac(st, cr_uleb(c)));
+		return 0;
+	}
+	return -CR_EINVAL;
+}
+
+/* Run [start, end) until it ends or the location passes st->pc. */
+static int run(const struct cr_mem *m, struct state *st, uint64_t start, uint64_t end)
+{
+	struct cr_cursor c;
+	uint8_t op;
+	int ret;
+
+	cr_cursor_init(&c, m, start, end);
+	while (c.pos < c.end) {
+		if (++st->steps > CR_CFA_MAX_INSNS)
+			return -CR_ERANGE;
+		op = cr_u8(&c);
+		if (c.err)
+			break;
+		switch (op & 0xc0) {
+		case DW_CFA_advance_loc:
+			ret = advance(st, op & 0x3f);
+			break;
+		case DW_CFA_offset:
+			set(st, op & 0x3f, CR_OFFSET, fac(st, cr_uleb(&c)));
+			ret = 0;
+			break;
+		case DW_CFA_restore:
+			restore(st, op & 0x3f);
+			ret = 0;
+			break;
+		default:
+			ret = extended(st, &c, op);
+		}
+		if (c.err)
+			break;
+		if (ret)
+			return ret;
+	}
+	/* Truncated operands are malformed instructions. */
+	return c.err == -CR_ERANGE ? -CR_EINVAL : c.err;
+}
+
+int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
+	       uint64_t pc, struct cr_row *row)
+{
+	struct state st;
+	int ret;
+
+	if (pc < fde->pc_lo || pc >= fde->pc_hi)
+		return -CR_ENOINFO;
+	cr_row_init(&st.row, a);
+	st.row.ra = fde->cie.ra;
+	st.row.signal = fde->cie.signal;
+	st.init = st.row;	/* a restore inside the CIE: back to "no rule" */
+	st.depth = 0;
+	st.steps = 0;
+	st.cie = &fde->cie;
+	st.aarch64 = a->name && strcmp(a->name, "aarch64") == 0;
+	/* The CIE's instructions hold for the whole FDE: no location limit. */
+	st.loc = fde->pc_lo;
+	st.pc = UINT64_MAX;
+	ret = run(m, &st, fde->cie.insns, fde->cie.insns_end);
+	if (ret < 0)
+		return ret;
+	st.init = st.row;
+	st.loc = fde->pc_lo;
+	st.pc = pc;
+	ret = run(m, &st, fde->insns, fde->insns_end);
+	if (ret < 0)
+		return ret;
+	*row = st.row;
+	return 0;
+}

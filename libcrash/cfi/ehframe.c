@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * .eh_frame_hdr lookup and .eh_frame CIE/FDE decoding (LSB 5.0 "Exception
+ * Frames", DWARF 5 6.4.1).  Every entry is bounded by its length field and by
+ * the section bounds we were given; every loop by a constant.
+ */
+#include <string.h>
+
+#include "cfi.h"
+
+#define AUG_KEEP 16	/* augmentation letters kept; more are "unknown" */
+#define AUG_MAX 256	/* longest augmentation string read */
+#define HDR_TABLE_ENC (DW_EH_PE_datarel | DW_EH_PE_sdata4)	/* what linkers emit */
+
+/* Where entries may lie: [lo, hi).  lo 0: unknown. */
+struct span {
+	uint64_t lo, hi;
+};
+
+/* Truncated data is malformed data: the cursor's past-the-end error becomes -CR_EINVAL. */
+static int cerr(const struct cr_cursor *c)
+{
+	return c->err == -CR_ERANGE ? -CR_EINVAL : c->err;
+}
+
+/*
+ * The common head of a CIE or FDE at c->pos: length (LSB: 0xffffffff means an
+ * 8-byte extended length follows) and the 4-byte CIE id / CIE pointer (LSB
+ * keeps it 4 bytes in .eh_frame even with an extended length).
+ * CR_END: a zero length, the terminator.  *end: where the entry ends.
+ */
+static int head(struct cr_cursor *c, uint64_t hi, uint64_t *end, uint64_t *id_addr, uint64_t *id)
+{
+	uint64_t len = cr_u32(c);
+
+	if (len == 0xffffffff)
+		len = cr_u64(c);
+	if (c->err)
+		return cerr(c);
+	if (len == 0)
+		return CR_END;
+	if (len > hi - c->pos || len < 4)
+		return -CR_EINVAL;	/* past the section, or no room for the id */
+	*end = c->pos + len;
+	*id_addr = c->pos;
+	*id = cr_u32(c);
+	return c->err ? cerr(c) : 0;
+}
+
+/* The augmentation string; *n letters kept in aug[], *more if it was longer. */
+static void aug_string(struct cr_cursor *c, char aug[AUG_KEEP], unsigned *n, int *more)
+{
+	unsigned i;
+	uint8_t ch;
+
+	*n = 0;
+	*more = 0;
+	for (i = 0; i < AUG_MAX; i++) {
+		ch = cr_u8(c);
+		if (c->err || ch == 0)
+			break;
+		if (*n < AUG_KEEP - 1)
+			aug[(*n)++] = (char)ch;
+		else
+			*more = 1;
+	}
+	aug[*n] = 0;
+	if (i == AUG_MAX && !c->err)
+		c->err = -CR_EINVAL;
+}
+
+/*
+ * The augmentation letters from aug[i] on (LSB 5.0 "Augmentation String
+ * Format"): 'z' (must come first) gives the length of the data of all other
+ * letters, so an unknown letter after it just ends the parsing.  Without 'z'
+ * the data of an unknown letter cannot be skipped: -CR_EINVAL.
+ */
+static int aug_data(struct cr_cursor *c, const struct cr_ehsrc *src, const char *aug,
+		    unsigned i, int more, uint64_t entry_end, struct cr_cie *cie)
+{
+	uint64_t aug_end = entry_end;
+	uint8_t penc;
+
+	if (aug[i] == 'z') {
+		uint64_t len = cr_uleb(c);
+
+		if (c->err)
+			return cerr(c);
+		if (len > entry_end - c->pos)
+			return -CR_EINVAL;
+		aug_end = c->pos + len;
+		cie->aug_z = 1;
+		i++;
+	}
+	for (; aug[i]; i++) {
+		switch (aug[i]) {
+		case 'R':
+			cie->fde_enc = cr_u8(c);
+			break;
+		case 'L':
+			cie->lsda_enc = cr_u8(c);
+			break;
+		case 'P':
+			penc = cr_u8(c);
+			cie->personality = cr_encptr(c, penc, &src->bases);
+			break;
+		case 'S':
+			cie->signal = 1;
+			break;
+		case 'B':	/* AArch64 BTI/"B key" marker: no data */
+			break;
+		default:
+			if (!cie->aug_z)
+				return -CR_EINVAL;
+			goto done;
+		}
+	}
+	if (more && !cie->aug_z)
+		return -CR_EINVAL;
+done:
+	if (c->err)
+		return cerr(c);
+	if (c->pos > aug_end)
+		return -CR_EINVAL;
+	c->pos = aug_end;
+	return 0;
+}
+
+/* The CIE at addr.  Writes *cie on success only. */
+static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
+		     uint64_t addr, struct cr_cie *out)
+{
+	struct cr_cursor c;
+	struct cr_cie cie;
+	char aug[AUG_KEEP];
+	uint64_t end, id_addr, id;
+	unsigned n, i = 0;
+	int more, ret;
+
+	if (addr < sp->lo || addr >= sp->hi)
+		return -CR_EINVAL;
+	cr_cursor_init(&c, m, addr, sp->hi);
+	if ((ret = head(&c, sp->hi, &end, &id_addr, &id)) != 0)
+		return ret < 0 ? ret : -CR_EINVAL;
+	if (id != 0)
+		return -CR_EINVAL;	/* .eh_frame: CIE id 0 (LSB), not .debug_frame's ~0 */
+	c.end = end;
+	memset(&cie, 0, sizeof(cie));
+	cie.fde_enc = DW_EH_PE_absptr;
+	cie.lsda_enc = DW_EH_PE_omit;
+	cie.version = cr_u8(&c);
+	aug_string(&c, aug, &n, &more);
+	if (c.err)
+		return cerr(&c);
+	if (cie.version != 1 && cie.version != 3 && cie.version != 4)
+		return -CR_EINVAL;
+	if (aug[0] == 'e' && aug[1] == 'h') {
+		cr_skip(&c, 8);	/* old GCC: the address of the EH data, a pointer */
+		i = 2;
+	}
+	if (cie.version == 4 && (cr_u8(&c) != 8 || cr_u8(&c) != 0))
+		return c.err ? cerr(&c) : -CR_EINVAL;	/* address_size 8, segment_size 0 */
+	cie.code_align = cr_uleb(&c);
+	cie.data_align = cr_sleb(&c);
+	/* DWARF 2 (version 1) has a ubyte return column, DWARF 3+ a ULEB128. */
+	id = cie.version == 1 ? cr_u8(&c) : cr_uleb(&c);
+	if (c.err)
+		return cerr(&c);
+	if (id > 0xffff)
+		return -CR_EINVAL;
+	cie.ra = (uint16_t)id;
+	if ((ret = aug_data(&c, src, aug, i, more, end, &cie)) < 0)
+		return ret;
+	if (cie.fde_enc == DW_EH_PE_omit)
+		return -CR_EINVAL;	/* every FDE needs its pc_begin */
+	cie.insns = c.pos;
+	cie.insns_end = end;
+	cie.bases = src->bases;
+	*out = cie;
+	return 0;
+}
+
+/* The CIE that the FDE's CIE pointer (at id_addr, value id) refers to. */
+static int fde_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
+		   uint64_t fde, uint64_t id_addr, uint64_t id, struct cr_cie *cie)
+{
+	/* LSB: the pointer is subtracted from its own address; the CIE comes first. */
+	if (id > id_addr || id_addr - id >= fde)
+		return -CR_EINVAL;
+	return parse_cie(m, src, sp, id_addr - id, cie);
+}
+
+/* The rest of an FDE after its CIE pointer: pc range, augmentation data. */
+static int fde_body(struct cr_cursor *c, const struct cr_ehsrc *src, struct cr_fde *fde)
+{
+	struct cr_cie *cie = &fde->cie;
+	uint64_t range, aug_end = c->end;
+
+	cie->bases = src->bases;
+	fde->pc_lo = cr_encptr(c, cie->fde_enc, &cie->bases);
+	/* The range is a length: the encoding's format only (LSB "PC Range"). */
+	range = cr_encptr(c, cie->fde_enc & 0x0f, NULL);
+	if (c->err)
+		return cerr(c);
+	if (fde->pc_lo + range < fde->pc_lo)
+		return -CR_EINVAL;
+	fde->pc_hi = fde->pc_lo + range;
+	cie->bases.func = fde->pc_lo;
+	if (cie->aug_z) {
+		uint64_t len = cr_uleb(c);
+
+		if (c->err)
+			return cerr(c);
+		if (len > c->end - c->pos)
+			return -CR_EINVAL;
+		aug_end = c->pos + len;
+	}
+	fde->lsda = 0;
+	if (cie->lsda_enc != DW_EH_PE_omit)
+		fde->lsda = cr_encptr(c, cie->lsda_enc, &cie->bases);
+	if (c->err)
+		return cerr(c);
+	if (c->pos > aug_end)
+		return -CR_EINVAL;
+	if (cie->aug_z)
+		c->pos = aug_end;
+	fde->insns = c->pos;
+	fde->insns_end = c->end;
+	return 0;
+}
+
+static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
+		     uint64_t addr, struct cr_fde *out)
+{
+	struct cr_cursor c;
+	struct cr_fde fde;
+	uint64_t end, id_addr, id;
+	int ret;
+
+	if (addr < sp->lo || addr >= sp->hi)
+		return -CR_EINVAL;
+	cr_cursor_init(&c, m, addr, sp->hi);
+	if ((ret = head(&c, sp->hi, &end, &id_addr, &id)) != 0)
+		return ret < 0 ? ret : -CR_EINVAL;	/* the terminator is no FDE */
+	if (id == 0)
+		return -CR_EINVAL;	/* a CIE */
+	if ((ret = fde_cie(m, src, sp, addr, id_addr, id, &fde.cie)) < 0)
+		return ret;
+	c.end = end;
+	if ((ret = fde_body(&c, src, &fde)) < 0)
+		return ret;
+	fde.addr = addr;
+	*out = fde;
+	return 0;
+}
+
+static struct span eh_span(const struct cr_ehsrc *src, uint64_t eh_frame)
+{
+	struct span sp = { eh_frame, src->eh_frame_end ? src->eh_frame_end : UINT64_MAX };
+
+	return sp;
+}
+
+int cr_eh_parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t addr,
+		    struct cr_fde *fde)
+{
+	struct span sp = eh_span(src, src->eh_frame);
+
+	return parse_fde(m, src, &sp, addr, fde);
+}
+
+/*
+ * Linear scan of .eh_frame, for modules without a usable .eh_frame_hdr table.
+ * One cursor walks the whole section (one read per 256 bytes), decoding only
+ * each FDE's pc range; the last CIE seen is kept, since linkers share a few
+ * CIEs among all FDEs.  At most CR_EH_SCAN_MAX entries: a bound on the work
+ * for a corrupt or huge section, well above the ~1e5 FDEs of the largest
+ * libraries.
+ */
+static int scan(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
+		uint64_t pc, struct cr_fde *fde)
+{
+	uint64_t start, end, id_addr, id, lo, range, cie_at = 0;
+	struct cr_cursor c;
+	struct cr_cie cie;
+	unsigned n;
+	int ret;
+
+	cr_cursor_init(&c, m, sp->lo, sp->hi);
+	for (n = 0; n < CR_EH_SCAN_MAX; n++) {
+		if (c.pos >= sp->hi)
+			return -CR_ENOINFO;	/* section end without a terminator */
+		start = c.pos;
+		if ((ret = head(&c, sp->hi, &end, &id_addr, &id)) != 0)
+			return ret < 0 ? ret : -CR_ENOINFO;
+		if (id != 0) {
+			if (id_addr - id != cie_at || !cie_at) {
+				if ((ret = fde_cie(m, src, sp, start, id_addr, id, &cie)) < 0)
+					return ret;
+				cie_at = id_addr - id;
+			}
+			lo = cr_encptr(&c, cie.fde_enc, &src->bases);
+			range = cr_encptr(&c, cie.fde_enc & 0x0f, NULL);
+			if (c.err)
+				return cerr(&c);
+			if (c.pos > end)
+				return -CR_EINVAL;
+			if (pc >= lo && pc - lo < range)
+				return parse_fde(m, src, sp, start, fde);
+		}
+		c.pos = end;
+	}
+	return -CR_ERANGE;
+}
+
+/* What .eh_frame_hdr says (LSB 5.0 ".eh_frame_hdr"). */
+struct hdr {
+	uint64_t eh_frame;	/* 0: omitted */
+	uint64_t table, count;	/* count 0: no usable table */
+};
+
+static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct hdr *h)
+{
+	uint64_t end = src->eh_hdr_len ? src->eh_hdr + src->eh_hdr_len : UINT64_MAX;
+	uint8_t version, frame_enc, count_enc, table_enc;
+	struct cr_bases b = src->bases;
+	struct cr_cursor c;
+
+	if (end < src->eh_hdr)
+		return -CR_EINVAL;
+	b.data = src->eh_hdr;	/* datarel in the hdr: relative to its start */
+	cr_cursor_init(&c, m, src->eh_hdr, end);
+	version = cr_u8(&c);
+	frame_enc = cr_u8(&c);
+	count_enc = cr_u8(&c);
+	table_enc = cr_u8(&c);
+	if (c.err)
+		return cerr(&c);
+	if (version != 1)
+		return -CR_EINVAL;
+	h->eh_frame = cr_encptr(&c, frame_enc, &b);
+	h->count = count_enc == DW_EH_PE_omit ? 0 : cr_encptr(&c, count_enc, &b);
+	if (c.err)
+		return cerr(&c);
+	h->table = c.pos;
+	/* Only the sorted 8-byte table is searchable; a table too big for the
+	   hdr is not trusted.  Both cases leave the linear scan. */
+	if (table_enc != HDR_TABLE_ENC || h->count > (end - c.pos) / 8)
+		h->count = 0;
+	return 0;
+}
+
+/* Table entry i: initial location and FDE address, both relative to the hdr. */
+static int entry(const struct cr_mem *m, const struct cr_ehsrc *src, const struct hdr *h,
+		 uint64_t i, uint64_t *loc, uint64_t *fde)
+{
+	int32_t v[2];
+
+	if (cr_read(m, h->table + 8 * i, v, sizeof(v)) < 0)
+		return -CR_EFAULT;
+	*loc = src->eh_hdr + (uint64_t)(int64_t)v[0];
+	if (fde)
+		*fde = src->eh_hdr + (uint64_t)(int64_t)v[1];
+	return 0;
+}
+
+/*
+ * Binary search for the last entry with location <= pc.  Returns 0 (*fde_at
+ * set), -CR_ENOINFO (pc below the first entry), 1 (the table is not sorted:
+ * scan linearly), -CR_EFAULT.
+ *
+ * Unsorted detection, cheap and only where we look: first <= last, and every
+ * probed location lies between the locations of the two entries bracketing
+ * the search (which a sorted table guarantees).  A table that is unsorted
+ * only off the search path gives the answer a sorted one would; the caller's
+ * pc_lo <= pc < pc_hi check on the FDE catches a wrong pick.
+ */
+static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const struct hdr *h,
+		  uint64_t pc, uint64_t *fde_at)
+{
+	uint64_t a = 0, b = h->count, lo_val, hi_val, loc, mid;
+	unsigned n;
+
+	if (entry(m, src, h, 0, &lo_val, NULL) < 0 || entry(m, src, h, b - 1, &hi_val, NULL) < 0)
+		return -CR_EFAULT;
+	if (lo_val > hi_val)
+		return 1;
+	if (pc < lo_val)
+		return -CR_ENOINFO;
+	/* Invariant: loc[a] <= pc, and pc < loc[b] (b == count: past the end). */
+	for (n = 0; n < 64 && b - a > 1; n++) {
+		mid = a + (b - a) / 2;
+		if (entry(m, src, h, mid, &loc, NULL) < 0)
+			return -CR_EFAULT;
+		if (loc < lo_val || loc > hi_val)
+			return 1;
+		if (loc <= pc) {
+			a = mid;
+			lo_val = loc;
+		} else {
+			b = mid;
+			hi_val = loc;
+		}
+	}
+	return entry(m, src, h, a, &loc, fde_at);
+}
+
+static int covers(const struct cr_fde *f, uint64_t pc)
+{
+	return pc >= f->pc_lo && pc < f->pc_hi;
+}
+
+int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
+	       struct cr_fde *fde)
+{
+	struct hdr h = { 0, 0, 0 };
+	struct cr_fde f;
+	struct span sp;
+	uint64_t at;
+	int ret = -CR_ENOINFO;
+
+	if (src->eh_hdr) {
+		ret = parse_hdr(m, src, &h);
+		if (ret < 0 && !src->eh_frame)
+			return ret;
+	}
+	sp = eh_span(src, src->eh_frame ? src->eh_frame : h.eh_frame);
+	if (ret == 0 && h.count) {
+		ret = search(m, src, &h, pc, &at);
+		if (ret < 0)
+			return ret;
+		if (ret == 0) {
+			if ((ret = parse_fde(m, src, &sp, at, &f)) < 0)
+				return ret;
+			if (!covers(&f, pc))
+				return -CR_ENOINFO;	/* pc in a gap between FDEs */
+			*fde = f;
+			return 0;
+		}
+	}
+	if (!sp.lo)
+		return -CR_ENOINFO;	/* no .eh_frame to scan */
+	if ((ret = scan(m, src, &sp, pc, &f)) < 0)
+		return ret;
+	*fde = f;
+	return 0;
+}

@@ -1,0 +1,1000 @@
+/* SPDX-License-Identifier: MIT */
+/* ehframe.c: hand-built .eh_frame_hdr + .eh_frame images, then the test binary's own. */
+#include <link.h>
+
+#include "../tap.h"
+#include "cfi/cfi.h"
+
+#define IMG 0x400000ull		/* image base: hdr at IMG, .eh_frame at IMG + FRAME */
+#define FRAME 0x200
+#define TEXT 0x401000ull
+
+/* ------------------------------------------------------------ image builder */
+static uint8_t img[4096];
+static size_t n;
+
+static uint64_t here(void)
+{
+	return IMG + n;
+}
+
+static void u8(unsigned v)
+{
+	img[n++] = (uint8_t)v;
+}
+
+static void u16(unsigned v)
+{
+	u8(v & 0xff);
+	u8(v >> 8);
+}
+
+static void u32(uint32_t v)
+{
+	u16(v & 0xffff);
+	u16(v >> 16);
+}
+
+static void u64(uint64_t v)
+{
+	u32((uint32_t)v);
+	u32((uint32_t)(v >> 32));
+}
+
+static void uleb(uint64_t v)
+{
+	do {
+		u8((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+}
+
+static void sleb(int64_t v)
+{
+	for (;;) {
+		uint8_t b = v & 0x7f;
+
+		v >>= 7;
+		if ((v == 0 && !(b & 0x40)) || (v == -1 && (b & 0x40))) {
+			u8(b);
+			return;
+		}
+		u8(b | 0x80);
+	}
+}
+
+static void str(const char *s)
+{
+	do
+		u8((uint8_t)*s);
+	while (*s++);
+}
+
+static void pcrel4(uint64_t target)
+{
+	u32((uint32_t)(target - here()));
+}
+
+/* Start an entry (CIE/FDE); 64-bit form if wide.  Returns the offset of its start. */
+static size_t begin(int wide)
+{
+	size_t at = n;
+
+	if (wide) {
+		u32(0xffffffff);
+		u64(0);
+	} else {
+		u32(0);
+	}
+	return at;
+}
+
+/* Pad with DW_CFA_nop to 4 bytes (8 if wide) and patch the length. */
+static void finish(size_t at)
+{
+	int wide = img[at] == 0xff && img[at + 1] == 0xff && img[at + 2] == 0xff &&
+		   img[at + 3] == 0xff;
+	size_t body = at + (wide ? 12 : 4), len;
+
+	while ((n - at) % (wide ? 8 : 4))
+		u8(0);
+	len = n - body;
+	if (wide)
+		memcpy(img + at + 4, &(uint64_t){ len }, 8);
+	else
+		memcpy(img + at, &(uint32_t){ (uint32_t)len }, 4);
+}
+
+/* The usual GCC CIE: "zR", pcrel|sdata4, CFA = rsp + 8, rip at CFA - 8. */
+static size_t std_cie(int version, int wide)
+{
+	size_t at = begin(wide);
+
+	u32(0);
+	u8((unsigned)version);
+	str("zR");
+	uleb(1);
+	sleb(-8);
+	if (version == 1)
+		u8(16);
+	else
+		uleb(16);
+	uleb(1);
+	u8(DW_EH_PE_pcrel | DW_EH_PE_sdata4);
+	u8(0x0c), u8(7), u8(8);	/* DW_CFA_def_cfa rsp 8 */
+	u8(0x80 | 16), u8(1);	/* DW_CFA_offset rip 1 */
+	finish(at);
+	return at;
+}
+
+/* An FDE for [lo, lo + len) under the CIE at cie (image offset). */
+static size_t std_fde(size_t cie, uint64_t lo, uint32_t len, int wide)
+{
+	size_t at = begin(wide);
+
+	u32((uint32_t)(n - cie));
+	pcrel4(lo);
+	u32(len);
+	uleb(0);
+	u8(0x41);	/* DW_CFA_advance_loc 1 */
+	u8(0x0e), u8(16);	/* DW_CFA_def_cfa_offset 16 */
+	finish(at);
+	return at;
+}
+
+static struct cr_mem mem;
+static struct cr_ehsrc src;
+
+static void use_image(int with_hdr, uint64_t hdr_len)
+{
+	cr_mem_buffer(&mem, IMG, img, n);
+	memset(&src, 0, sizeof(src));
+	src.eh_hdr = with_hdr ? IMG : 0;
+	src.eh_hdr_len = hdr_len;
+	src.eh_frame = with_hdr ? 0 : IMG + FRAME;
+	src.eh_frame_end = IMG + n;
+	src.bases.data = IMG;
+}
+
+/* ---------------------------------------------------- the standard image */
+static const struct {
+	uint64_t lo;
+	uint32_t len;
+} fn[] = {
+	{ TEXT + 0x000, 0x40 }, { TEXT + 0x040, 0xc0 },	/* then a gap up to 0x200 */
+	{ TEXT + 0x200, 0x10 }, { TEXT + 0x300, 0x100 }, { TEXT + 0x400, 0x80 },
+};
+#define NFN 5
+static size_t fde_at[NFN];
+static size_t frame_end;
+
+/* .eh_frame at FRAME; the hdr at 0 with the table in order[] (indices into fn). */
+static void build(const unsigned order[NFN], uint8_t table_enc, uint8_t count_enc)
+{
+	size_t cie;
+
+	memset(img, 0, sizeof(img));
+	n = FRAME;
+	cie = std_cie(1, 0);
+	for (unsigned i = 0; i < NFN; i++)
+		fde_at[i] = std_fde(cie, fn[i].lo, fn[i].len, 0);
+	u32(0);	/* terminator */
+	frame_end = n;
+	n = 0;
+	u8(1);
+	u8(DW_EH_PE_pcrel | DW_EH_PE_sdata4);
+	u8(count_enc);
+	u8(table_enc);
+	pcrel4(IMG + FRAME);
+	if (count_enc != DW_EH_PE_omit)
+		u32(NFN);
+	for (unsigned i = 0; i < NFN; i++) {
+		u32((uint32_t)(fn[order[i]].lo - IMG));
+		u32((uint32_t)fde_at[order[i]]);
+	}
+	n = frame_end;
+}
+
+static const unsigned sorted[NFN] = { 0, 1, 2, 3, 4 };
+#define HDR_LEN (12 + 8 * NFN)
+
+static int find(uint64_t pc, struct cr_fde *f)
+{
+	memset(f, 0xa5, sizeof(*f));
+	return cr_eh_find(&mem, &src, pc, f);
+}
+
+/* Lookups that must hit fn[i], and misses, for the current src. */
+static void lookups(const char *how)
+{
+	struct cr_fde f;
+	char name[128];
+	int ret;
+
+	for (unsigned i = 0; i < NFN; i++) {
+		uint64_t pcs[3] = { fn[i].lo, fn[i].lo + fn[i].len / 2, fn[i].lo + fn[i].len - 1 };
+
+		for (unsigned k = 0; k < 3; k++) {
+			ret = find(pcs[k], &f);
+			snprintf(name, sizeof(name), "%s: fn %u pc +0x%" PRIx64, how, i,
+				 pcs[k] - fn[i].lo);
+			tap_ok(ret == 0 && f.pc_lo == fn[i].lo &&
+					       f.pc_hi == fn[i].lo + fn[i].len &&
+					       f.addr == IMG + fde_at[i],
+				       name);
+		}
+	}
+	snprintf(name, sizeof(name), "%s: below the first: -CR_ENOINFO", how);
+	tap_is_i64(find(TEXT - 1, &f), -CR_ENOINFO, name);
+	snprintf(name, sizeof(name), "%s: in the gap: -CR_ENOINFO", how);
+	tap_is_i64(find(TEXT + 0x180, &f), -CR_ENOINFO, name);
+	snprintf(name, sizeof(name), "%s: just past fn 1: -CR_ENOINFO", how);
+	tap_is_i64(find(TEXT + 0x100, &f), -CR_ENOINFO, name);
+	snprintf(name, sizeof(name), "%s: just before fn 2: -CR_ENOINFO", how);
+	tap_is_i64(find(TEXT + 0x1ff, &f), -CR_ENOINFO, name);
+	snprintf(name, sizeof(name), "%s: end of the last: -CR_ENOINFO", how);
+	tap_is_i64(find(TEXT + 0x480, &f), -CR_ENOINFO, name);
+	snprintf(name, sizeof(name), "%s: far above: -CR_ENOINFO", how);
+	tap_is_i64(find(~0ull, &f), -CR_ENOINFO, name);
+}
+
+static void t_standard(void)
+{
+	struct cr_fde f;
+
+	build(sorted, 0x3b, DW_EH_PE_udata4);
+	use_image(1, HDR_LEN);
+	lookups("bsearch");
+	tap_ok(find(TEXT + 0x210 - 1, &f) == 0, "fn 2 found for details");
+	tap_is_u64(f.cie.version, 1, "cie version");
+	tap_is_u64(f.cie.code_align, 1, "cie code_align");
+	tap_is_i64(f.cie.data_align, -8, "cie data_align");
+	tap_is_u64(f.cie.ra, 16, "cie ra");
+	tap_is_u64(f.cie.fde_enc, 0x1b, "cie fde_enc (R)");
+	tap_is_u64(f.cie.lsda_enc, DW_EH_PE_omit, "cie lsda_enc default omit");
+	tap_ok(f.cie.aug_z && !f.cie.signal && !f.cie.personality, "cie z, no S, no P");
+	tap_is_u64(f.cie.insns_end - f.cie.insns, 7, "cie initial instructions (5 + 2 nops)");
+	tap_is_u64(f.lsda, 0, "no lsda");
+	tap_is_u64(f.insns, f.addr + 17, "fde instructions after the aug length");
+	tap_is_u64(f.insns_end, f.addr + 20, "fde instructions end with the entry");
+
+	/* The same lookups without the hdr: linear scan of .eh_frame. */
+	use_image(0, 0);
+	lookups("linear");
+	/* eh_frame_end unknown (0): the terminator ends the scan. */
+	src.eh_frame_end = 0;
+	tap_is_i64(find(TEXT + 0x100, &f), -CR_ENOINFO, "linear, no end: terminator stops");
+	tap_ok(find(TEXT + 0x400, &f) == 0 && f.pc_lo == TEXT + 0x400, "linear, no end: last");
+	/* No terminator, the section bound stops the scan. */
+	use_image(0, 0);
+	src.eh_frame_end = IMG + frame_end - 4;
+	tap_is_i64(find(TEXT + 0x100, &f), -CR_ENOINFO, "linear, no terminator: end stops");
+	/* No hdr and no .eh_frame: nothing to search. */
+	src.eh_frame = 0;
+	tap_is_i64(find(TEXT, &f), -CR_ENOINFO, "no hdr, no eh_frame: -CR_ENOINFO");
+}
+
+static void t_hdr_variants(void)
+{
+	static const unsigned swap_probe[NFN] = { 0, 1, 4, 2, 3 };
+	static const unsigned off_path[NFN] = { 0, 3, 1, 2, 4 };
+	static const unsigned reversed[NFN] = { 4, 3, 2, 1, 0 };
+	struct cr_fde f;
+
+	build(swap_probe, 0x3b, DW_EH_PE_udata4);
+	use_image(1, HDR_LEN);
+	lookups("unsorted (probe sees it)");
+	build(reversed, 0x3b, DW_EH_PE_udata4);
+	use_image(1, HDR_LEN);
+	lookups("reversed (first > last)");
+	/* Unsorted away from the search path: a miss, never a wrong FDE. */
+	build(off_path, 0x3b, DW_EH_PE_udata4);
+	use_image(1, HDR_LEN);
+	tap_is_i64(find(TEXT + 0x300, &f), -CR_ENOINFO, "unsorted off the path: -CR_ENOINFO");
+	tap_ok(find(TEXT + 0x400, &f) == 0 && f.pc_lo == TEXT + 0x400,
+	       "unsorted off the path: others still found");
+
+	build(sorted, DW_EH_PE_pcrel | DW_EH_PE_sdata4, DW_EH_PE_udata4);
+	use_image(1, HDR_LEN);
+	lookups("table_enc pcrel|sdata4 (linear)");
+	build(sorted, DW_EH_PE_omit, DW_EH_PE_udata4);
+	use_image(1, HDR_LEN);
+	lookups("table_enc omit (linear)");
+	build(sorted, 0x3b, DW_EH_PE_omit);
+	use_image(1, HDR_LEN - 4);
+	lookups("fde_count omit (linear)");
+	build(sorted, 0x3b, DW_EH_PE_udata4);
+	use_image(1, HDR_LEN - 8);
+	lookups("table longer than the hdr (linear)");
+	build(sorted, 0x3b, DW_EH_PE_udata4);
+	use_image(1, 0);
+	lookups("hdr length unknown");
+
+	build(sorted, 0x3b, DW_EH_PE_udata4);
+	img[0] = 2;
+	use_image(1, HDR_LEN);
+	tap_is_i64(find(TEXT, &f), -CR_EINVAL, "hdr version 2: -CR_EINVAL");
+	src.eh_frame = IMG + FRAME;
+	tap_ok(find(TEXT, &f) == 0 && f.pc_lo == TEXT, "hdr version 2 + eh_frame: linear");
+	build(sorted, 0x3b, DW_EH_PE_udata4);
+	use_image(1, 3);
+	tap_is_i64(find(TEXT, &f), -CR_EINVAL, "hdr truncated: -CR_EINVAL");
+	use_image(1, HDR_LEN);
+	cr_mem_buffer(&mem, IMG + 0x10, img + 0x10, n - 0x10);
+	tap_is_i64(find(TEXT, &f), -CR_EFAULT, "hdr unreadable: -CR_EFAULT");
+	cr_mem_buffer(&mem, IMG, img, 12 + 8 * 2);
+	tap_is_i64(find(TEXT + 0x400, &f), -CR_EFAULT, "table unreadable: -CR_EFAULT");
+
+	/* A table entry pointing at the CIE, or outside .eh_frame. */
+	build(sorted, 0x3b, DW_EH_PE_udata4);
+	memcpy(img + 12 + 4, &(uint32_t){ FRAME }, 4);
+	use_image(1, HDR_LEN);
+	tap_is_i64(find(TEXT, &f), -CR_EINVAL, "table points at a CIE: -CR_EINVAL");
+	memcpy(img + 12 + 4, &(uint32_t){ 0x10 }, 4);
+	tap_is_i64(find(TEXT, &f), -CR_EINVAL, "table points below .eh_frame: -CR_EINVAL");
+	memcpy(img + 12 + 4, &(uint32_t){ 0x4000 }, 4);
+	tap_is_i64(find(TEXT, &f), -CR_EINVAL, "table points past eh_frame_end: -CR_EINVAL");
+}
+
+/* ------------------------------------------------------------ CIE forms */
+
+static int fde_abs;	/* the CIE has no 'R': FDE addresses are absptr */
+static int cie_noz;	/* the CIE has no 'z': FDEs have no augmentation length */
+
+/* An image of one CIE (built by fill_cie) and one FDE for [TEXT, TEXT+0x20). */
+static int one(void (*fill_cie)(void), int wide_fde, struct cr_fde *f)
+{
+	size_t cie, fde;
+
+	fde_abs = 0;
+	cie_noz = 0;
+	memset(img, 0, sizeof(img));
+	n = FRAME;
+	cie = n;
+	fill_cie();
+	fde = begin(wide_fde);
+	u32((uint32_t)(n - cie));
+	if (fde_abs)
+		u64(TEXT);	/* no 'R': absptr */
+	else
+		pcrel4(TEXT);
+	if (fde_abs)
+		u64(0x20);
+	else
+		u32(0x20);
+	if (!cie_noz)
+		uleb(0);
+	u8(0x41);
+	finish(fde);
+	u32(0);
+	cr_mem_buffer(&mem, IMG, img, n);
+	memset(&src, 0, sizeof(src));
+	src.eh_frame = IMG + FRAME;
+	src.eh_frame_end = IMG + n;
+	memset(f, 0x5a, sizeof(*f));
+	return cr_eh_parse_fde(&mem, &src, IMG + fde, f);
+}
+
+static void cie_tail(void)	/* after the ra: "zR" data, DW_CFA_def_cfa sp 0 */
+{
+	uleb(1);
+	u8(0x1b);
+	u8(0x0c), u8(31), u8(0);
+}
+
+static void cie_v1_ra_u8(void)
+{
+	size_t at = begin(0);
+
+	u32(0), u8(1), str("zR"), uleb(4), sleb(-8);
+	u8(0x90);	/* as a ULEB128 this would swallow the next byte */
+	cie_tail();
+	finish(at);
+}
+
+static void cie_v3_ra_uleb(void)
+{
+	size_t at = begin(0);
+
+	u32(0), u8(3), str("zR"), uleb(4), sleb(-8);
+	uleb(0x90);
+	cie_tail();
+	finish(at);
+}
+
+static void cie_v4(void)
+{
+	size_t at = begin(0);
+
+	u32(0), u8(4), str("zR"), u8(8), u8(0), uleb(4), sleb(-8), uleb(30);
+	cie_tail();
+	finish(at);
+}
+
+static void cie_v4_addr4(void)
+{
+	size_t at = begin(0);
+
+	u32(0), u8(4), str("zR"), u8(4), u8(0), uleb(4), sleb(-8), uleb(30);
+	cie_tail();
+	finish(at);
+}
+
+static void cie_v2(void)
+{
+	size_t at = begin(0);
+
+	u32(0), u8(2), str("zR"), uleb(4), sleb(-8), uleb(30);
+	cie_tail();
+	finish(at);
+}
+
+static void cie_wide(void)
+{
+	size_t at = begin(1);
+
+	u32(0), u8(1), str("zR"), uleb(1), sleb(-8), u8(16);
+	cie_tail();
+	finish(at);
+}
+
+static void cie_zrs(void)
+{
+	size_t at = begin(0);
+
+	u32(0), u8(1), str("zRS"), uleb(1), sleb(-8), u8(16);
+	cie_tail();
+	finish(at);
+}
+
+static void cie_zrb(void)
+{
+	size_t at = begin(0);
+
+	u32(0), u8(1), str("zRB"), uleb(1), sleb(-8), u8(16);
+	cie_tail();
+	finish(at);
+}
+
+#define SLOT (IMG + 0x100)	/* personality GOT slot for 'P' with indirect */
+
+static void cie_zplr(void)
+{
+	size_t at = begin(0);
+
+	memcpy(img + 0x100, &(uint64_t){ 0xfeedf00dcafeull }, 8);
+	u32(0), u8(1), str("zPLR"), uleb(1), sleb(-8), u8(16);
+	uleb(7);
+	u8(DW_EH_PE_indirect | DW_EH_PE_pcrel | DW_EH_PE_sdata4);
+	pcrel4(SLOT);
+	u8(DW_EH_PE_udata4);	/* L */
+	u8(0x1b);		/* R */
+	u8(0x0c), u8(7), u8(8);
+	finish(at);
+}
+
+/* zPLR FDE: aug data = a 4-byte LSDA. */
+static int one_lsda(struct cr_fde *f)
+{
+	size_t cie, fde;
+
+	memset(img, 0, sizeof(img));
+	n = FRAME;
+	cie = n;
+	cie_zplr();
+	fde = begin(0);
+	u32((uint32_t)(n - cie));
+	pcrel4(TEXT);
+	u32(0x20);
+	uleb(4);
+	u32(0x402000);
+	u8(0x41);
+	finish(fde);
+	u32(0);
+	cr_mem_buffer(&mem, IMG, img, n);
+	memset(&src, 0, sizeof(src));
+	src.eh_frame = IMG + FRAME;
+	src.eh_frame_end = IMG + n;
+	return cr_eh_parse_fde(&mem, &src, IMG + fde, f);
+}
+
+static void cie_unknown_after_z(void)
+{
+	size_t at = begin(0);
+
+	/* 'X' unknown: its (2 bytes of) data are skipped by the 'z' length. */
+	u32(0), u8(1), str("zRXS"), uleb(1), sleb(-8), u8(16);
+	uleb(3), u8(0x1b), u8(0xee), u8(0xee);
+	u8(0x0c), u8(7), u8(8);
+	finish(at);
+}
+
+static void cie_unknown_no_z(void)
+{
+	size_t at = begin(0);
+
+	u32(0), u8(1), str("RX"), uleb(1), sleb(-8), u8(16), u8(0x1b);
+	u8(0x0c), u8(7), u8(8);
+	finish(at);
+}
+
+static void cie_r_no_z(void)
+{
+	size_t at = begin(0);
+
+	cie_noz = 1;
+	u32(0), u8(1), str("R"), uleb(1), sleb(-8), u8(16), u8(0x1b);
+	u8(0x0c), u8(7), u8(8);
+	finish(at);
+}
+
+static void cie_empty_aug(void)
+{
+	size_t at = begin(0);
+
+	fde_abs = 1;
+	cie_noz = 1;
+	u32(0), u8(1), str(""), uleb(1), sleb(-8), u8(16);
+	u8(0x0c), u8(7), u8(8);
+	finish(at);
+}
+
+static void cie_eh(void)
+{
+	size_t at = begin(0);
+
+	fde_abs = 1;
+	cie_noz = 1;
+	u32(0), u8(1), str("eh"), u64(0x1234), uleb(1), sleb(-8), u8(16);
+	u8(0x0c), u8(7), u8(8);
+	finish(at);
+}
+
+static void cie_long_aug(void)
+{
+	size_t at = begin(0);
+
+	u32(0), u8(1), str("zRSBBBBBBBBBBBBBBBBBB"), uleb(1), sleb(-8), u8(16);
+	uleb(1), u8(0x1b);
+	u8(0x0c), u8(7), u8(8);
+	finish(at);
+}
+
+static void cie_z_too_long(void)
+{
+	size_t at = begin(0);
+
+	u32(0), u8(1), str("zR"), uleb(1), sleb(-8), u8(16);
+	uleb(100), u8(0x1b);
+	finish(at);
+}
+
+static void cie_bad_id(void)
+{
+	size_t at = begin(0);
+
+	u32(0xffffffff), u8(1), str("zR"), uleb(1), sleb(-8), u8(16), uleb(1), u8(0x1b);
+	finish(at);
+}
+
+static void cie_ra_huge(void)
+{
+	size_t at = begin(0);
+
+	u32(0), u8(3), str("zR"), uleb(1), sleb(-8), uleb(0x10000), uleb(1), u8(0x1b);
+	finish(at);
+}
+
+static void cie_omit_r(void)
+{
+	size_t at = begin(0);
+
+	u32(0), u8(1), str("zR"), uleb(1), sleb(-8), u8(16), uleb(1), u8(0xff);
+	finish(at);
+}
+
+static void t_cie_forms(void)
+{
+	struct cr_fde f;
+	int ret;
+
+	ret = one(cie_v1_ra_u8, 0, &f);
+	tap_ok(ret == 0 && f.cie.ra == 0x90 && f.cie.version == 1 && f.cie.code_align == 4 &&
+		       f.cie.fde_enc == 0x1b,
+	       "CIE v1: return column is a ubyte");
+	tap_ok(ret == 0 && f.pc_lo == TEXT && f.pc_hi == TEXT + 0x20, "CIE v1: FDE range");
+	ret = one(cie_v3_ra_uleb, 0, &f);
+	tap_ok(ret == 0 && f.cie.ra == 0x90 && f.cie.version == 3 && f.cie.fde_enc == 0x1b,
+	       "CIE v3: return column is a ULEB128");
+	ret = one(cie_v4, 0, &f);
+	tap_ok(ret == 0 && f.cie.version == 4 && f.cie.ra == 30, "CIE v4 (address_size 8)");
+	tap_is_i64(one(cie_v4_addr4, 0, &f), -CR_EINVAL, "CIE v4 address_size 4: -CR_EINVAL");
+	tap_is_i64(one(cie_v2, 0, &f), -CR_EINVAL, "CIE v2: -CR_EINVAL");
+	ret = one(cie_wide, 0, &f);
+	tap_ok(ret == 0 && f.cie.ra == 16 && f.pc_lo == TEXT && f.cie.insns_end > f.cie.insns,
+	       "64-bit length CIE");
+	tap_is_u64(f.cie.insns, IMG + FRAME + 12 + 4 + 1 + 3 + 3 + 2, "64-bit CIE: insns start");
+	ret = one(cie_wide, 1, &f);
+	tap_ok(ret == 0 && f.pc_lo == TEXT && f.pc_hi == TEXT + 0x20 &&
+		       f.insns_end - f.insns >= 1,
+	       "64-bit length FDE");
+	ret = one(cie_zrs, 0, &f);
+	tap_ok(ret == 0 && f.cie.signal == 1, "'S': signal frame");
+	ret = one(cie_zrb, 0, &f);
+	tap_ok(ret == 0 && f.cie.signal == 0 && f.cie.fde_enc == 0x1b, "'B': no data");
+	ret = one_lsda(&f);
+	tap_ok(ret == 0 && f.cie.personality == 0xfeedf00dcafeull,
+	       "'P' indirect|pcrel|sdata4 personality");
+	tap_ok(ret == 0 && f.cie.lsda_enc == DW_EH_PE_udata4 && f.lsda == 0x402000,
+	       "'L': LSDA from the FDE augmentation data");
+	tap_ok(ret == 0 && f.insns == f.addr + 4 + 4 + 4 + 4 + 1 + 4, "zPLR FDE: insns");
+	ret = one(cie_unknown_after_z, 0, &f);
+	tap_ok(ret == 0 && f.cie.fde_enc == 0x1b && f.cie.signal == 0 &&
+		       f.cie.insns_end - f.cie.insns >= 3,
+	       "unknown letter after 'z': stop, skip by length");
+	tap_is_i64(one(cie_unknown_no_z, 0, &f), -CR_EINVAL, "unknown letter without 'z'");
+	ret = one(cie_r_no_z, 0, &f);
+	tap_ok(ret == 0 && f.cie.fde_enc == 0x1b && !f.cie.aug_z && f.pc_lo == TEXT,
+	       "'R' without 'z'");
+	ret = one(cie_empty_aug, 0, &f);
+	tap_ok(ret == 0 && f.cie.fde_enc == DW_EH_PE_absptr && f.pc_lo == TEXT,
+	       "no augmentation: absptr FDE");
+	ret = one(cie_eh, 0, &f);
+	tap_ok(ret == 0 && f.cie.ra == 16 && f.cie.code_align == 1, "'eh': pointer skipped");
+	ret = one(cie_long_aug, 0, &f);
+	tap_ok(ret == 0 && f.cie.signal == 1, "long augmentation string with 'z'");
+	tap_is_i64(one(cie_z_too_long, 0, &f), -CR_EINVAL, "'z' length past the CIE");
+	tap_is_i64(one(cie_bad_id, 0, &f), -CR_EINVAL, "FDE pointing at a non-CIE");
+	tap_is_i64(one(cie_ra_huge, 0, &f), -CR_EINVAL, "return column > 0xffff");
+	tap_is_i64(one(cie_omit_r, 0, &f), -CR_EINVAL, "FDE encoding omit");
+}
+
+/* ------------------------------------------------------------ malformed FDEs */
+static void t_fde_malformed(void)
+{
+	struct cr_fde f;
+	size_t cie, fde;
+	int ret;
+
+	build(sorted, 0x3b, DW_EH_PE_udata4);
+	use_image(0, 0);
+	cie = FRAME;
+	fde = fde_at[0];
+	tap_is_i64(cr_eh_parse_fde(&mem, &src, IMG + cie, &f), -CR_EINVAL, "a CIE is no FDE");
+	tap_is_i64(cr_eh_parse_fde(&mem, &src, IMG + frame_end - 4, &f), -CR_EINVAL,
+		   "the terminator is no FDE");
+	tap_is_i64(cr_eh_parse_fde(&mem, &src, IMG + FRAME - 8, &f), -CR_EINVAL,
+		   "below eh_frame: -CR_EINVAL");
+	src.eh_frame_end = IMG + fde + 8;
+	tap_is_i64(cr_eh_parse_fde(&mem, &src, IMG + fde, &f), -CR_EINVAL,
+		   "FDE past eh_frame_end: -CR_EINVAL");
+	use_image(0, 0);
+	src.eh_frame = IMG + fde;	/* the CIE is now outside the section */
+	tap_is_i64(cr_eh_parse_fde(&mem, &src, IMG + fde, &f), -CR_EINVAL,
+		   "CIE below eh_frame: -CR_EINVAL");
+
+	/* Corrupt fields of fn 1's FDE one at a time: +0 length, +4 CIE pointer,
+	   +8 pc_begin, +12 range, +16 aug length. */
+	static const struct {
+		size_t off;
+		uint32_t v;
+		const char *name;
+	} bad[] = {
+		{ 4, 0xfffffff0, "CIE pointer before the address space" },
+		{ 4, 0, "CIE pointer 0 (a CIE)" },
+		{ 4, 2, "CIE pointer into the FDE itself" },
+		{ 4, 0x18, "CIE pointer at another FDE" },
+		{ 0, 0xfff0, "length past the section" },
+		{ 0, 3, "length without room for the CIE pointer" },
+		{ 0, 10, "length cuts the pc range" },
+		{ 16, 0x7f, "aug length past the FDE" },
+	};
+
+	for (size_t i = 0; i < CR_ARRAY_SIZE(bad); i++) {
+		build(sorted, 0x3b, DW_EH_PE_udata4);
+		use_image(0, 0);
+		fde = fde_at[1];
+		if (bad[i].off == 16)
+			img[fde + 16] = (uint8_t)bad[i].v;
+		else
+			memcpy(img + fde + bad[i].off, &bad[i].v, 4);
+		ret = cr_eh_parse_fde(&mem, &src, IMG + fde, &f);
+		tap_is_i64(ret, -CR_EINVAL, bad[i].name);
+	}
+
+	/* pc range overflow for an absolute pc_begin. */
+	memset(img, 0, sizeof(img));
+	n = FRAME;
+	cie = n;
+	cie_empty_aug();
+	fde = begin(0);
+	u32((uint32_t)(n - cie));
+	u64(~0ull - 0x10);
+	u64(0x20);
+	finish(fde);
+	cr_mem_buffer(&mem, IMG, img, n);
+	src.eh_frame = IMG + FRAME;
+	src.eh_frame_end = IMG + n;
+	tap_is_i64(cr_eh_parse_fde(&mem, &src, IMG + fde, &f), -CR_EINVAL,
+		   "pc_begin + range wraps: -CR_EINVAL");
+}
+
+/* Every prefix of the image as the readable memory; every eh_frame_end. */
+static void t_truncations(void)
+{
+	struct cr_fde f;
+	unsigned bad = 0;
+	size_t full;
+
+	build(sorted, 0x3b, DW_EH_PE_udata4);
+	full = n;
+	for (size_t len = 0; len < full; len++) {
+		int ret;
+
+		use_image(1, HDR_LEN);
+		cr_mem_buffer(&mem, IMG, img, len);
+		ret = find(TEXT + 0x400, &f);
+		/* Any cut before the last FDE's instructions (byte 17: the lookup
+		   does not read them) must fail. */
+		if (len < fde_at[4] + 17)
+			bad += ret != -CR_EFAULT && ret != -CR_EINVAL;
+		else
+			bad += ret != 0 || f.pc_lo != TEXT + 0x400;
+	}
+	tap_is_u64(bad, 0, "hdr lookup over every truncated image: error or right");
+	bad = 0;
+	for (size_t end = FRAME; end < full; end++) {
+		int ret;
+
+		use_image(0, 0);
+		src.eh_frame_end = IMG + end;
+		ret = find(TEXT + 0x400, &f);
+		if (end < fde_at[4] + 20)
+			bad += ret != -CR_EINVAL && ret != -CR_ENOINFO;
+		else
+			bad += ret != 0;
+	}
+	tap_is_u64(bad, 0, "linear scan with every eh_frame_end: error or right");
+}
+
+/* Reads fail from the fail_from-th on. */
+static unsigned long fail_from, nread;
+
+static int failing_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	if (++nread >= fail_from)
+		return -CR_EFAULT;
+	if (addr < m->lo || addr > m->hi || len > m->hi - addr)
+		return -CR_EFAULT;
+	memcpy(dst, m->buf + (addr - m->lo), len);
+	return 0;
+}
+
+static void t_faults(void)
+{
+	unsigned long fail_at;
+	unsigned bad = 0, faults = 0, k;
+	struct cr_fde f;
+
+	for (int how = 0; how < 2; how++) {
+		build(sorted, 0x3b, DW_EH_PE_udata4);
+		for (k = 1; k < 200; k++) {
+			int ret;
+
+			use_image(!how, HDR_LEN);
+			fail_at = k;
+			mem.fail_at = &fail_at;
+			ret = find(TEXT + 0x400, &f);
+			if (ret == 0)
+				bad += f.pc_lo != TEXT + 0x400 || f.pc_hi != TEXT + 0x480;
+			else if (ret == -CR_EFAULT)
+				faults++;
+			else
+				bad++;
+			if (ret == 0 && fail_at)
+				break;
+		}
+		tap_ok(k < 200,
+		       how ? "linear: fault injection ends" : "bsearch: fault injection ends");
+	}
+	/* Every read from the Nth on fails. */
+	for (int how = 0; how < 2; how++) {
+		build(sorted, 0x3b, DW_EH_PE_udata4);
+		for (k = 1; k < 200; k++) {
+			int ret;
+
+			use_image(!how, HDR_LEN);
+			mem.read = failing_read;
+			fail_from = k;
+			nread = 0;
+			ret = find(TEXT + 0x400, &f);
+			if (ret == 0) {
+				bad += f.pc_lo != TEXT + 0x400 || f.pc_hi != TEXT + 0x480;
+				break;
+			}
+			if (ret == -CR_EFAULT)
+				faults++;
+			else
+				bad++;
+		}
+		tap_ok(k < 200, how ? "linear: fail from N on, until success"
+				    : "bsearch: fail from N on, until success");
+	}
+	printf("# %u injected faults surfaced\n", faults);
+	tap_is_u64(bad, 0, "fault injection: -CR_EFAULT or the right FDE");
+	tap_ok(faults > 0, "fault injection: some faults surfaced");
+}
+
+/* ------------------------------------------------------------ real data */
+int main(void);
+
+struct self {
+	uint64_t hdr, hdr_len, lo, hi;
+};
+
+static int phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct self *s = arg;
+
+	(void)size;
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+		uint64_t a = info->dlpi_addr + p->p_vaddr;
+
+		if (p->p_type == PT_GNU_EH_FRAME) {
+			s->hdr = a;
+			s->hdr_len = p->p_memsz;
+		}
+		if (p->p_type == PT_LOAD && a + p->p_memsz > s->hi)
+			s->hi = a + p->p_memsz;
+	}
+	return 1;	/* the first object is the executable */
+}
+
+static __attribute__((noinline)) int local_helper(int x)
+{
+	return x * 3 + 1;
+}
+
+static __attribute__((noinline)) void t_self(void)
+{
+	struct self s = { 0, 0, 0, 0 };
+	struct cr_ehsrc es;
+	struct cr_fde f, g;
+	uint64_t fns[3];
+	const char *names[3] = { "main", "static local_helper", "static t_self" };
+	char name[128];
+	int ret;
+
+	tap_is_i64(local_helper(1), 4, "self: local_helper runs");
+	dl_iterate_phdr(phdr_cb, &s);
+	if (!tap_ok(s.hdr != 0, "test binary has PT_GNU_EH_FRAME"))
+		return;
+	memset(&es, 0, sizeof(es));
+	es.eh_hdr = s.hdr;
+	es.eh_hdr_len = s.hdr_len;
+	es.eh_frame_end = s.hi;
+	es.bases.data = s.hdr;
+	fns[0] = (uint64_t)(uintptr_t)main;
+	fns[1] = (uint64_t)(uintptr_t)local_helper;
+	fns[2] = (uint64_t)(uintptr_t)t_self;
+	for (unsigned i = 0; i < 3; i++) {
+		ret = cr_eh_find(&cr_mem_self, &es, fns[i] + 1, &f);
+		snprintf(name, sizeof(name), "self: %s found, pc_lo is its address", names[i]);
+		tap_ok(ret == 0 && f.pc_lo == fns[i] && f.pc_hi > fns[i] + 1, name);
+	}
+	ret = cr_eh_find(&cr_mem_self, &es, (uint64_t)(uintptr_t)__builtin_return_address(0) - 1,
+			 &f);
+	tap_ok(ret == 0 && f.pc_lo == fns[0], "self: return address into main");
+
+	/* Every table entry: bsearch and linear scan agree on the FDE. */
+	const uint8_t *h = (const uint8_t *)(uintptr_t)s.hdr;
+	int32_t eh_off, cnt;
+
+	memcpy(&eh_off, h + 4, 4);
+	memcpy(&cnt, h + 8, 4);
+	if (!tap_ok(h[0] == 1 && h[1] == 0x1b && h[2] == 0x03 && h[3] == 0x3b,
+		    "self: hdr has the linker's encodings"))
+		return;
+	unsigned bad = 0;
+
+	for (int32_t i = 0; i < cnt; i++) {
+		int32_t e[2];
+		struct cr_ehsrc lin = es;
+
+		memcpy(e, h + 12 + 8 * i, 8);
+		lin.eh_hdr = 0;
+		lin.eh_frame = s.hdr + 4 + (uint64_t)(int64_t)eh_off;
+		ret = cr_eh_find(&cr_mem_self, &es, s.hdr + (uint64_t)(int64_t)e[0], &f);
+		bad += ret != 0 || f.addr != s.hdr + (uint64_t)(int64_t)e[1];
+		if (i % 7 == 0 || i == cnt - 1) {
+			ret = cr_eh_find(&cr_mem_self, &lin, s.hdr + (uint64_t)(int64_t)e[0], &g);
+			bad += ret != 0 || g.addr != f.addr || g.pc_hi != f.pc_hi;
+		}
+	}
+	printf("# %d FDEs in the test binary\n", cnt);
+	tap_is_u64(bad, 0, "self: every table entry, bsearch == entry == linear scan");
+}
+
+/* Every loaded object (libc, the sanitizer runtimes, ...): sampled table entries. */
+struct objs {
+	unsigned objects, checked, bad;
+};
+
+static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct objs *o = arg;
+	struct cr_ehsrc es, lin;
+	uint64_t hi = 0;
+	const uint8_t *h = NULL;
+	int32_t eh_off, cnt;
+
+	(void)size;
+	memset(&es, 0, sizeof(es));
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+		uint64_t a = info->dlpi_addr + p->p_vaddr;
+
+		if (p->p_type == PT_GNU_EH_FRAME) {
+			es.eh_hdr = a;
+			es.eh_hdr_len = p->p_memsz;
+			h = (const uint8_t *)(uintptr_t)a;
+		}
+		if (p->p_type == PT_LOAD && a + p->p_memsz > hi)
+			hi = a + p->p_memsz;
+	}
+	if (!h || h[0] != 1 || h[1] != 0x1b || h[2] != 0x03 || h[3] != 0x3b)
+		return 0;
+	es.eh_frame_end = hi;
+	es.bases.data = es.eh_hdr;
+	memcpy(&eh_off, h + 4, 4);
+	memcpy(&cnt, h + 8, 4);
+	lin = es;
+	lin.eh_hdr = 0;
+	lin.eh_frame = es.eh_hdr + 4 + (uint64_t)(int64_t)eh_off;
+	o->objects++;
+	for (int32_t i = 0; i < cnt; i += cnt / 16 + 1) {
+		for (int k = 0; k < 2; k++) {
+			int32_t e[2], j = k ? cnt - 1 - i : i;
+			struct cr_fde f, g;
+			uint64_t pc;
+			int r1, r2;
+
+			memcpy(e, h + 12 + 8 * j, 8);
+			pc = es.eh_hdr + (uint64_t)(int64_t)e[0];
+			r1 = cr_eh_find(&cr_mem_self, &es, pc, &f);
+			r2 = cr_eh_find(&cr_mem_self, &lin, pc, &g);
+			/* A zero-length FDE covers no pc: both must say so. */
+			if (r1 == -CR_ENOINFO && r2 == -CR_ENOINFO)
+				continue;
+			o->checked++;
+			o->bad += r1 != 0 || r2 != 0 ||
+				  f.addr != es.eh_hdr + (uint64_t)(int64_t)e[1] ||
+				  g.pc_lo != f.pc_lo || g.pc_hi != f.pc_hi || f.pc_lo != pc;
+		}
+	}
+	return 0;
+}
+
+static void t_objects(void)
+{
+	struct objs o = { 0, 0, 0 };
+
+	dl_iterate_phdr(obj_cb, &o);
+	printf("# %u objects, %u lookups\n", o.objects, o.checked);
+	tap_ok(o.objects >= 2 && o.checked > 20, "all loaded objects: lookups made");
+	tap_is_u64(o.bad, 0, "all loaded objects: bsearch == table == linear scan");
+}
+
+int main(void)
+{
+	t_standard();
+	t_hdr_variants();
+	t_cie_forms();
+	t_fde_malformed();
+	t_truncations();
+	t_faults();
+	t_self();
+	t_objects();
+	return tap_done();
+}
