@@ -1,36 +1,43 @@
-# demo/crashme: the demo crash.  Built with frame pointers at -O0 so that every
-# engine walks it; crashme-nofp is the same at -O2 without frame pointers.
-DEMO_CF = -g -O0 -fno-omit-frame-pointer -fasynchronous-unwind-tables -Wno-unused-result
+# demo/crashme: the demo crash.  crashme is built -O0 with frame pointers so that
+# every engine walks it; crashme-nofp is the same source at -O2 without them.
+# The demo's objects are compiled by explicit rules with their flags after
+# $(CFLAGS) (automake would put the user's -O2 last).
+DEMO_CF = -g -fasynchronous-unwind-tables -std=gnu11 -Wno-unused-result -I$(srcdir)/include
 DEMO_LDF = -no-install -Wl,-rpath,'$$ORIGIN' -Wl,--export-dynamic
+DEMO_LIBS = demo/libcrashme.so -ldl -lpthread
 noinst_PROGRAMS = demo/crashme demo/crashme-nofp demo/crashme-linked
-demo_crashme_SOURCES = demo/crashme.c
-demo_crashme_CFLAGS = $(DEMO_CF) -std=gnu11
+demo_crashme_SOURCES =
 demo_crashme_LDFLAGS = $(DEMO_LDF)
-demo_crashme_LDADD = demo/libcrashme.so -ldl -lpthread
-demo_crashme_DEPENDENCIES = demo/libcrashme.so demo/libcrashinit.so
-demo_crashme_nofp_SOURCES = demo/crashme.c
-demo_crashme_nofp_CFLAGS = -g -O2 -fomit-frame-pointer -fasynchronous-unwind-tables -std=gnu11 -Wno-unused-result
+demo_crashme_LDADD = demo/crashme-fp.o $(DEMO_LIBS)
+demo_crashme_DEPENDENCIES = demo/crashme-fp.o demo/libcrashme.so demo/libcrashinit.so
+demo_crashme_nofp_SOURCES =
 demo_crashme_nofp_LDFLAGS = $(DEMO_LDF)
-demo_crashme_nofp_LDADD = demo/libcrashme.so -ldl -lpthread
-demo_crashme_nofp_DEPENDENCIES = demo/libcrashme.so
-demo_crashme_linked_SOURCES = demo/crashme.c
-demo_crashme_linked_CFLAGS = $(DEMO_CF) -std=gnu11 -DCRASHME_LINKED
+demo_crashme_nofp_LDADD = demo/crashme-nofp.o $(DEMO_LIBS)
+demo_crashme_nofp_DEPENDENCIES = demo/crashme-nofp.o demo/libcrashme.so demo/libcrashinit.so
+demo_crashme_linked_SOURCES =
 demo_crashme_linked_LDFLAGS = $(DEMO_LDF)
-demo_crashme_linked_LDADD = libcrash.la demo/libcrashme.so -ldl -lpthread
-demo_crashme_linked_DEPENDENCIES = libcrash.la demo/libcrashme.so
+demo_crashme_linked_LDADD = demo/crashme-linked.o libcrash.la $(DEMO_LIBS)
+demo_crashme_linked_DEPENDENCIES = demo/crashme-linked.o libcrash.la demo/libcrashme.so
 
+demo/crashme-fp.o: $(srcdir)/demo/crashme.c
+	$(AM_V_CC)$(MKDIR_P) demo && $(CC) $(CFLAGS) $(DEMO_CF) -O0 -fno-omit-frame-pointer -c -o $@ $<
+demo/crashme-nofp.o: $(srcdir)/demo/crashme.c
+	$(AM_V_CC)$(MKDIR_P) demo && $(CC) $(CFLAGS) $(DEMO_CF) -O2 -fomit-frame-pointer -c -o $@ $<
+demo/crashme-linked.o: $(srcdir)/demo/crashme.c $(srcdir)/include/crash.h
+	$(AM_V_CC)$(MKDIR_P) demo && $(CC) $(CFLAGS) $(DEMO_CF) -O0 -fno-omit-frame-pointer \
+		-DCRASHME_LINKED -c -o $@ $<
 demo/libcrashme.so: $(srcdir)/demo/crashlib.c
 	$(AM_V_CC)$(MKDIR_P) demo && $(CC) $(CFLAGS) -g -O0 -fPIC -shared -fno-omit-frame-pointer \
-		-fasynchronous-unwind-tables -Wl,-soname,libcrashme.so -o $@ $(srcdir)/demo/crashlib.c
+		-fasynchronous-unwind-tables -Wl,-soname,libcrashme.so -o $@ $<
 demo/libcrashinit.so: $(srcdir)/demo/crashinit.c
 	$(AM_V_CC)$(MKDIR_P) demo && $(CC) $(CFLAGS) -g -O0 -fPIC -shared -fno-omit-frame-pointer \
-		-fasynchronous-unwind-tables -o $@ $(srcdir)/demo/crashinit.c
-CLEANFILES = demo/libcrashme.so demo/libcrashinit.so
-EXTRA_DIST += demo/crashlib.c demo/crashinit.c
+		-fasynchronous-unwind-tables -o $@ $<
+CLEANFILES += demo/*.o demo/libcrashme.so demo/libcrashinit.so
+EXTRA_DIST += demo/crashme.c demo/crashlib.c demo/crashinit.c
 
 # `make demo`: build and run the demo crash under LD_PRELOAD (it dies by SIGSEGV on purpose).
 demo: all
 	@echo "+ LD_PRELOAD=$(abs_builddir)/.libs/libcrash.so demo/crashme segv"
 	@LD_PRELOAD=$(abs_builddir)/.libs/libcrash.so $(builddir)/demo/crashme segv; \
-	 st=$$?; echo "(exit status $$st: the demo dies by SIGSEGV, as it would without libcrash)"
+	 st=$$?; echo "(exit status $$st: the demo died by SIGSEGV, as it would without libcrash)"
 .PHONY: demo

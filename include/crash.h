@@ -13,6 +13,13 @@
 extern "C" {
 #endif
 
+/* The library is built with hidden visibility; these are its only exports. */
+#if defined(__GNUC__)
+#define CRASH_API __attribute__((visibility("default")))
+#else
+#define CRASH_API
+#endif
+
 /* Unwind engines.  AUTO tries, per frame: signal frame, CFI, frame pointer, scan. */
 enum crash_engine {
 	CRASH_ENGINE_AUTO = 0,
@@ -44,33 +51,33 @@ struct crash_options {
  * time.  Returns 0 or a negative errno value (-EINVAL for bad options, -errno
  * of a failed open/mmap/sigaction).
  */
-int crash_install(const struct crash_options *opts);
+CRASH_API int crash_install(const struct crash_options *opts);
 
 /* Restore the handlers that were in place before crash_install(). */
-void crash_uninstall(void);
+CRASH_API void crash_uninstall(void);
 
 /*
  * Give the calling thread an alternate signal stack (64 KiB + guard page) so
  * that its stack overflow is reported.  crash_install() does this for the
  * thread that calls it; other threads call this once.  0 or -errno.
  */
-int crash_thread_init(void);
+CRASH_API int crash_thread_init(void);
 
 /*
  * Like glibc backtrace(): return addresses of the calling thread, innermost
  * (the caller of crash_backtrace) first.  Returns the number stored.
  */
-int crash_backtrace(void **buffer, int size);
+CRASH_API int crash_backtrace(void **buffer, int size);
 
 /*
  * The same with one engine (enum crash_engine; ALL is not valid here).
  * Returns the number of addresses stored, or -ENOSYS for an engine that
  * this build or architecture does not have, -EINVAL for a bad argument.
  */
-int crash_backtrace_with(int engine, void **buffer, int size);
+CRASH_API int crash_backtrace_with(int engine, void **buffer, int size);
 
 /* Write a report of the calling thread (no signal) to fd, in the report format. */
-void crash_report_fd(int fd);
+CRASH_API void crash_report_fd(int fd);
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,13 @@ static int maps_exec(const struct cr_walk *w, uint64_t pc)
 	return m && (m->flags & CR_MAP_X);
 }
 
+/* Without the maps only the first page is known: it is never mapped (mmap_min_addr). */
+static int low_exec(const struct cr_walk *w, uint64_t pc)
+{
+	(void)w;
+	return pc < 4096 ? 0 : -1;
+}
+
 static int maps_stack(const struct cr_walk *w, uint64_t sp, uint64_t *lo, uint64_t *hi)
 {
 	(void)w;
@@ -41,7 +48,7 @@ void cr_walk_live(struct cr_walk *w, const struct cr_maps *maps, uint64_t sp, in
 	w->si.next_exact = 0;
 	w->stack_lo = sp;
 	w->stack_hi = UINT64_MAX;
-	w->is_exec = NULL;
+	w->is_exec = low_exec;
 	w->stack_of = NULL;
 	if (maps) {
 		walk_maps = maps;

@@ -156,6 +156,12 @@ static int from_link_map(const struct cr_mem *m, uint64_t lm, uint64_t base, uin
 	if (pc < out->lo || pc >= out->hi)
 		return -CR_ENOINFO;
 	read_str(m, (uintptr_t)l.l_name, out->path, sizeof(out->path));
+	if (!out->path[0] && lm == (uintptr_t)_r_debug.r_map) {
+		/* The executable: the loader gives it no name. */
+		ssize_t k = readlink("/proc/self/exe", out->path, sizeof(out->path) - 1);
+
+		out->path[k > 0 ? k : 0] = 0;
+	}
 	return 0;
 }
 

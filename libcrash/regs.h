@@ -41,6 +41,8 @@ struct cr_row;
  * frame0 is nonzero for the interrupted frame (the pc may be in a prologue or
  * epilogue); for callers the pc is a return address inside the body.
  * Fills *row like CFI would: CFA = sp + N or fp + M, where ra/fp were saved.
+ * It never applies an instruction at or after pc_off, but may read code[pc_off..len)
+ * to recognise an epilogue at the pc of frame0.
  * Returns 0, or -CR_EINVAL for code it cannot follow.  Reads only code[].
  */
 typedef int cr_scan_fn(const uint8_t *code, size_t len, size_t pc_off, int frame0,

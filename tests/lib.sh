@@ -39,7 +39,8 @@ run_crash() {
 	while [ "$1" != -- ]; do envs+=("$1"); shift; done
 	shift
 	rm -f "$out"
-	STATUS=$(env "${envs[@]}" "$WAITSIG" -t 60 $RUN "$@" 2>"$out.stderr")
+	# The environment goes to the program only, not to waitsig.
+	STATUS=$("$WAITSIG" -t 60 env "${envs[@]}" $RUN "$@" 2>"$out.stderr")
 }
 
 # The function names of the report's frames (in order), one per line.

@@ -23,10 +23,9 @@
 #include "sym.h"
 #include "unwind.h"
 
-#define MAXF 64
+#define MAXF 256
 static sigjmp_buf back;
 static int engine;
-static volatile int zero;
 static int frames_ok, frames_all, cases_ok, main_reached;
 static char why[256];
 
@@ -70,50 +69,7 @@ static void handler(int sig, siginfo_t *si, void *ucv)
 	siglongjmp(back, 1);
 }
 
-#define NOINLINE __attribute__((noinline))
-#define KEEP() __asm__ volatile("" ::: "memory")
-
-NOINLINE static void leaf(void)
-{
-	*(volatile int *)(uintptr_t)zero = 1;
-	KEEP();
-}
-
-NOINLINE static void big_frame(int n);
-NOINLINE static void with_alloca(int n);
-
-NOINLINE static void rec(int n, int shape)
-{
-	if (n == 0) {
-		leaf();
-	} else if (shape == 1 && n % 3 == 0) {
-		big_frame(n - 1);
-	} else if (shape == 2 && n % 2 == 0) {
-		with_alloca(n - 1);
-	} else {
-		rec(n - 1, shape);
-	}
-	KEEP();
-}
-
-NOINLINE static void big_frame(int n)
-{
-	volatile char buf[8192];
-
-	buf[0] = (char)n;
-	rec(n, 1);
-	KEEP();
-	(void)buf[0];
-}
-
-NOINLINE static void with_alloca(int n)
-{
-	volatile char *p = __builtin_alloca(100 + n * 16);
-
-	p[0] = 1;
-	rec(n, 2);
-	KEEP();
-}
+void fp_rec(int n, int shape);	/* fpwork.c: -O0 with frame pointers */
 
 static int is_main(uint64_t pc)
 {
@@ -160,7 +116,7 @@ int main(int argc, char **argv)
 {
 	struct sigaction sa;
 	char name[128];
-	int cases = 0;
+	volatile int cases = 0;
 
 	engine = argc > 1 && strcmp(argv[1], "fp") == 0 ? CRASH_ENGINE_FP
 		 : argc > 1 && strcmp(argv[1], "cfi") == 0 ? CRASH_ENGINE_CFI
@@ -175,7 +131,7 @@ int main(int argc, char **argv)
 		for (int depth = 0; depth < 40; depth += 3) {
 			cases++;
 			if (sigsetjmp(back, 1) == 0)
-				rec(depth, shape);
+				fp_rec(depth, shape);
 			int good = compare();
 			cases_ok += good;
 			snprintf(name, sizeof(name), "%s shape %d depth %d: %u frames equal libunwind's",

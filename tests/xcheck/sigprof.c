@@ -49,6 +49,14 @@ static struct mismatch mm[MAX_REPORT];
 static int n_mm;
 
 static timer_t timer;
+static struct cr_maps maps;	/* loaded once the workload is in place */
+
+static int executable(uint64_t pc)
+{
+	const struct cr_map *m = cr_maps_find(&maps, pc);
+
+	return m && (m->flags & CR_MAP_X);
+}
 
 static void arm(void)
 {
@@ -76,7 +84,7 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 	if (samples >= target)
 		return;
 	cr_regs_from_ucontext(uc, &regs);
-	cr_walk_live(&w, NULL, regs.r[cr_host->sp], 1);
+	cr_walk_live(&w, &maps, regs.r[cr_host->sp], 1);	/* as the crash handler does */
 	cr_unwind(&w, &regs, engines, &t);
 
 	if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
@@ -85,6 +93,15 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 
 			unw_get_reg(&c, UNW_REG_IP, &ip);
 			unw_get_reg(&c, UNW_REG_SP, &sp);
+			if (!executable(ip)) {
+				/* No frame: libunwind stepped onto a return address
+				   that is not code (0, or garbage read in the middle
+				   of an epilogue whose CFI is transiently wrong) and
+				   would go on by guessing.  We stop there too
+				   ("bad return address"). */
+				ret = -1;
+				break;
+			}
 			lu_pc[n_lu] = ip;
 			lu_sp[n_lu] = sp;
 			n_lu++;
@@ -92,7 +109,7 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 		lu_end = ret == 0;	/* libunwind reached the outermost frame */
 	}
 	if (ret < 0)
-		lu_failed++;
+		lu_failed++;	/* compare the frames it did find */
 	/* Every frame libunwind found must be ours, the same. */
 	for (i = 0; i < n_lu; i++) {
 		frames_cmp++;
@@ -140,7 +157,7 @@ int main(int argc, char **argv)
 #endif
 	struct sigevent sev;
 	struct sigaction sa;
-	char name[160], a[96], b[96], z[96];
+	char name[160], a[192], b[192], z[192];
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: sigprof NAME SAMPLES [LIBRARY]\n");
@@ -166,6 +183,10 @@ int main(int argc, char **argv)
 	sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
 	if (timer_create(CLOCK_MONOTONIC, &sev, &timer) < 0) {
 		perror("timer_create");
+		return 1;
+	}
+	if (cr_maps_load(&maps) <= 0) {
+		printf("not ok 1 - /proc/self/maps\n1..1\n");
 		return 1;
 	}
 	arm();
