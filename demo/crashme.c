@@ -171,6 +171,39 @@ NOINLINE static void crash_dlopen(void)
 	KEEP();
 }
 
+static int cmp_crash(const void *a, const void *b)
+{
+	(void)a;
+	(void)b;
+	crash_null();
+	KEEP();
+	return 0;
+}
+
+/* A crash in a callback of libc: qsort -> ... -> cmp_crash. */
+NOINLINE static void crash_qsort(void)
+{
+	int v[16] = { 3, 1, 2 };
+
+	qsort(v, 16, sizeof(v[0]), cmp_crash);
+	KEEP();
+}
+
+static void once_init(void)
+{
+	crash_null();
+	KEEP();
+}
+
+/* A crash inside pthread_once's initializer. */
+NOINLINE static void crash_once(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, once_init);
+	KEEP();
+}
+
 NOINLINE static void crash_assert(void)
 {
 	void (*report)(int) = (void (*)(int))dlsym(RTLD_DEFAULT, "crash_report_fd");
@@ -237,6 +270,8 @@ static const struct {
 	{ "race", crash_race, "two threads crash at once" },
 	{ "lib", crash_lib, "crash inside a shared library" },
 	{ "dlopen", crash_dlopen, "crash in a library constructor, inside dlopen" },
+	{ "qsort", crash_qsort, "crash in a qsort() comparison callback" },
+	{ "once", crash_once, "crash in a pthread_once() initializer" },
 	{ "deep", crash_deep, "N-deep recursion (ARG, default 50), then a crash" },
 	{ "wildfp", crash_wildfp, "garbage frame pointer, then a crash" },
 	{ "assert", crash_assert, "crash_report_fd(2), then abort()" },

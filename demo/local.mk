@@ -41,3 +41,14 @@ demo: all
 	@LD_PRELOAD=$(abs_builddir)/.libs/libcrash.so $(builddir)/demo/crashme segv; \
 	 st=$$?; echo "(exit status $$st: the demo died by SIGSEGV, as it would without libcrash)"
 .PHONY: demo
+
+# demo/crashcxx: C++ exception paths, -O2 without frame pointers.
+noinst_PROGRAMS += demo/crashcxx
+nodist_EXTRA_demo_crashcxx_SOURCES = dummy.cxx
+demo_crashcxx_SOURCES =
+demo_crashcxx_LDFLAGS = -no-install
+demo_crashcxx_LDADD = demo/crashcxx.o
+demo_crashcxx_DEPENDENCIES = demo/crashcxx.o
+demo/crashcxx.o: $(srcdir)/demo/crashcxx.cc
+	$(AM_V_CXX)$(MKDIR_P) demo && $(CXX) $(CXXFLAGS) -g -O2 -fomit-frame-pointer -c -o $@ $<
+EXTRA_DIST += demo/crashcxx.cc

@@ -21,3 +21,9 @@ include tests/xcheck/local.mk
 # waitsig: how a test program really ended (wait status, core bit).
 check_PROGRAMS += tests/crash/waitsig
 tests_crash_waitsig_SOURCES = tests/crash/waitsig.c
+
+# The handler's stack use, measured on a poisoned alternate stack.
+check_PROGRAMS += tests/crash/stackuse
+tests_crash_stackuse_SOURCES = tests/crash/stackuse.c
+tests_crash_stackuse_LDADD = $(UNIT_LDADD)
+TESTS += tests/crash/stackuse

@@ -5,8 +5,9 @@
 #   3. ASan+UBSan build: the unit tests
 #   4. valgrind: the unit tests of build 1
 #   5. make distcheck
-# Prints every result and, last, "N passed, M failed" counted from the TAP
-# results of all of them.
+# Prints every result and, last, "N passed, M failed, K skipped" counted from
+# the TAP results of all of them (K: SKIP, and TAP "# TODO" expected failures,
+# each of which names the issue that tracks it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SRC=$PWD
@@ -17,16 +18,20 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 PASS=0
 FAIL=0
+SKIP=0
 note() { printf '\n=== %s\n' "$*"; }
 
 # Count the results of one build's .trs files.
 count_trs() { # DIR MAKE-STATUS
-	local p f
-	p=$(find "$1" -name '*.trs' -exec cat {} + | grep -cE '^:test-result: (PASS|XFAIL|SKIP)')
+	local p f k
+	p=$(find "$1" -name '*.trs' -exec cat {} + | grep -cE '^:test-result: PASS')
 	f=$(find "$1" -name '*.trs' -exec cat {} + | grep -cE '^:test-result: (FAIL|XPASS|ERROR)')
+	# SKIP, and XFAIL (a TAP "# TODO": a known gap, tracked by an issue): neither.
+	k=$(find "$1" -name '*.trs' -exec cat {} + | grep -cE '^:test-result: (SKIP|XFAIL)')
 	PASS=$((PASS + p))
 	FAIL=$((FAIL + f))
-	echo "$1: $p passed, $f failed"
+	SKIP=$((SKIP + k))
+	echo "$1: $p passed, $f failed, $k skipped or expected to fail"
 	# make check failed with no failing test: a test did not build or run at all.
 	if [ "${2:-0}" != 0 ] && [ "$f" = 0 ]; then
 		FAIL=$((FAIL + 1))
@@ -76,5 +81,5 @@ one "make distcheck" sh -c "cd '$OUT/gcc' && make -j$JOBS distcheck >'$OUT/distc
 	tail -30 "$OUT/distcheck.log"
 
 echo
-echo "$PASS passed, $FAIL failed"
+echo "$PASS passed, $FAIL failed, $SKIP skipped"
 [ "$FAIL" = 0 ]

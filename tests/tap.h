@@ -13,7 +13,8 @@ static inline int tap_ok(int cond, const char *name)
 {
 	tap_n++;
 	printf("%sok %d - %s\n", cond ? "" : "not ", tap_n, name);
-	if (!cond)
+	/* A "# TODO" check is a known gap tracked by an issue: reported, not fatal. */
+	if (!cond && !strstr(name, "# TODO"))
 		tap_fail++;
 	return cond;
 }

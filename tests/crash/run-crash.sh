@@ -22,6 +22,8 @@ abort 6 SI_TKILL | abort crash_abort $CHAIN
 thread 11 SEGV_MAPERR crash_null thread_main
 lib 11 SEGV_MAPERR lib_inner crashme_lib_crash crash_lib $CHAIN
 dlopen 11 SEGV_MAPERR init_crash crashinit | crash_dlopen $CHAIN
+qsort 11 SEGV_MAPERR crash_null cmp_crash | qsort_r crash_qsort $CHAIN
+once 11 SEGV_MAPERR crash_null once_init | __pthread_once_slow crash_once $CHAIN
 "
 
 # A report for one engine: every case, names in order, died by the signal.
@@ -55,6 +57,20 @@ engine_cases() { # ENGINE BINARY MUST-COMPLETE
 engine_cases fp "$DEMO/crashme" 0
 engine_cases auto "$DEMO/crashme" 1
 engine_cases auto "$DEMO/crashme-nofp" 1
+
+# C++: an uncaught exception (abort from std::terminate, called by __cxa_throw),
+# and a destructor that crashes while an exception unwinds (the landing pad).
+out=$TMPD/cxx.txt
+run_crash "$out" CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashcxx" uncaught
+is "$STATUS" "signal 6 core 0" "c++ uncaught: died by SIGABRT"
+check "c++ uncaught: complete" grep -q '^backtrace: .*engine auto, complete$' "$out"
+check "c++ uncaught: abort <- std::terminate <- __cxa_throw <- thrower <- main" \
+	names_in_order "$out" abort _ZSt9terminatev __cxa_throw _Z7throwerv main
+run_crash "$out" CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashcxx" dtor
+is "$STATUS" "signal 11 core 0" "c++ dtor: died by SIGSEGV"
+check "c++ dtor: complete" grep -q '^backtrace: .*engine auto, complete$' "$out"
+check "c++ dtor: ~Bomb <- thrower_with_bomb (landing pad) <- main" \
+	names_in_order "$out" _ZN12_GLOBAL__N_14BombD2Ev _Z17thrower_with_bombv main
 
 # Frame #00 is the exact faulting pc; a bad pc is said so and its caller follows.
 out=$TMPD/badpc.auto.crashme.txt

@@ -106,7 +106,8 @@ int main(void)
 	cr_module_find(&cr_mem_self, pc, &mod);
 	char dbg[160];
 	snprintf(dbg, sizeof(dbg), "/usr/lib/debug/.build-id/%02x/", mod.build_id[0]);
-	if (access(dbg, R_OK) == 0)
+	/* (Under ASan, strlen is the sanitizer's interceptor, not libc's.) */
+	if (access(dbg, R_OK) == 0 && strstr(mod.path, "/libc.so"))
 		tap_ok(cr_sym_find(&cr_mem_self, &mod, pc, &sym) == 0 &&
 			       strncmp(sym.name, "__strlen", 8) == 0,
 		       "strlen's IFUNC target named from the build-id debug file");

@@ -63,3 +63,11 @@ tests_xcheck_sigprof_dl_CPPFLAGS = $(AM_CPPFLAGS) -DXW_DLOPEN
 tests_xcheck_sigprof_dl_LDADD = $(XCHECK_LDADD)
 TESTS += tests/xcheck/run-sigprof.sh
 endif
+
+if HAVE_LIBUNWIND
+# crash_backtrace vs glibc backtrace() and libunwind, plain, in a handler, nested.
+check_PROGRAMS += tests/xcheck/btcheck
+tests_xcheck_btcheck_SOURCES = tests/xcheck/btcheck.c
+tests_xcheck_btcheck_LDADD = $(XCHECK_LDADD)
+TESTS += tests/xcheck/btcheck
+endif
