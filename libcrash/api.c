@@ -46,6 +46,8 @@ void cr_walk_live(struct cr_walk *w, const struct cr_maps *maps, uint64_t sp, in
 	w->find_module = live_module;
 	w->si.err_addr = 0;
 	w->si.next_exact = 0;
+	w->mod_ok = 0;
+	w->cache = 1;
 	w->stack_lo = sp;
 	w->stack_hi = UINT64_MAX;
 	w->is_exec = low_exec;
@@ -83,6 +85,7 @@ static void bt_sink(struct cr_trace *t, const struct cr_frame *f)
 __attribute__((noinline)) static int backtrace_engine(int engine, void **buffer, int size,
 						      unsigned skip)
 {
+	struct cr_mem_fast fast;
 	struct cr_regs regs;
 	struct cr_walk w;
 	struct bt b = { buffer, size, 0, skip };
@@ -97,6 +100,8 @@ __attribute__((noinline)) static int backtrace_engine(int engine, void **buffer,
 		return 0;
 	cr_getcontext(&regs);
 	cr_walk_live(&w, NULL, regs.r[cr_host->sp], 0);
+	cr_mem_fast_init(&fast);
+	w.mem = &fast.m;	/* not the crash path: proven pages are read directly */
 	t.max = (unsigned)(size < CR_MAX_FRAMES ? size : CR_MAX_FRAMES) + skip;
 	cr_unwind(&w, &regs, list, &t);
 	return b.n;

@@ -15,6 +15,7 @@ struct cr_mem {
 	uint64_t lo, hi;
 	/* test hook: fail the Nth read from now (1 = the next); 0: never. */
 	unsigned long *fail_at;
+	void *priv;		/* state of the reader (cr_mem_fast) */
 };
 
 /*
@@ -26,6 +27,23 @@ extern const struct cr_mem cr_mem_self;
 
 /* Install time: probe which method works, create the probe pipe.  0 or -errno. */
 int cr_mem_init(void);
+
+/*
+ * The live process for one walk outside the crash handler (crash_backtrace):
+ * the first read of each 4 KiB chunk goes through the kernel (cr_mem_self);
+ * later reads of a chunk proven readable are plain loads.  Page protections
+ * have at least 4 KiB granularity, so one readable byte proves its chunk.
+ * What it does not guard against: another thread unmapping a proven chunk
+ * during the walk (the crash handler therefore uses cr_mem_self only).
+ */
+#define CR_FAST_PAGES 16
+struct cr_mem_fast {
+	struct cr_mem m;
+	uint64_t last;			/* the chunk of the last read, 0: none */
+	uint64_t page[CR_FAST_PAGES];	/* proven chunks (address >> 12), 0: none */
+	unsigned next;
+};
+void cr_mem_fast_init(struct cr_mem_fast *f);
 
 /* Buffer-backed memory for tests: bytes appear at [addr, addr + len). */
 void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t len);

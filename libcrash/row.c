@@ -97,3 +97,101 @@ int cr_row_apply(const struct cr_row *row, const struct cr_mem *m, const struct 
 	*out = tmp;
 	return 0;
 }
+
+static int fits32(int64_t v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c)
+{
+	unsigned n, k = 0;
+
+	if (row->cfa.kind != CR_REG || !fits32(row->cfa.off) || row->ra >= CR_NREGS)
+		return -CR_ERANGE;
+	c->cfa_reg = row->cfa.reg;
+	c->cfa_off = (int32_t)row->cfa.off;
+	c->ra = row->ra;
+	c->signal = row->signal;
+	for (n = 0; n < CR_NREGS; n++) {
+		const struct cr_rule *r = &row->reg[n];
+
+		if (r->kind == CR_SAME)
+			continue;
+		if (n >= a->nregs && n != row->ra)
+			continue;	/* cr_row_apply ignores it too */
+		if (k == CR_CROW_MAX || r->kind == CR_EXPR || r->kind == CR_VAL_EXPR)
+			return -CR_ERANGE;
+		if (r->kind == CR_REG ? r->reg >= CR_NREGS : !fits32(r->off))
+			return -CR_ERANGE;
+		c->col[k] = (uint8_t)n;
+		c->kind[k] = r->kind;
+		c->off[k] = r->kind == CR_REG ? r->reg : (int32_t)r->off;
+		k++;
+	}
+	c->n = (uint8_t)k;
+	return 0;
+}
+
+void cr_row_expand(const struct cr_crow *c, const struct cr_arch *a, struct cr_row *row)
+{
+	cr_row_init(row, a);
+	row->cfa.kind = CR_REG;
+	row->cfa.reg = c->cfa_reg;
+	row->cfa.off = c->cfa_off;
+	row->ra = c->ra;
+	row->signal = c->signal;
+	for (unsigned k = 0; k < c->n && k < CR_CROW_MAX; k++) {
+		struct cr_rule *r = &row->reg[c->col[k]];
+
+		r->kind = c->kind[k];
+		if (r->kind == CR_REG)
+			r->reg = (uint16_t)c->off[k];
+		else
+			r->off = c->off[k];
+	}
+}
+
+int cr_crow_apply(const struct cr_crow *c, const struct cr_mem *m, const struct cr_arch *a,
+		  const struct cr_regs *in, struct cr_regs *out)
+{
+	uint64_t cfa, v[CR_CROW_MAX], undef = 0;
+	unsigned k, n = c->n;
+	int ret;
+
+	if (c->ra >= CR_NREGS || n > CR_CROW_MAX || !cr_reg_valid(in, c->cfa_reg))
+		return -CR_EINVAL;
+	cfa = in->r[c->cfa_reg] + (uint64_t)(int64_t)c->cfa_off;
+	for (k = 0; k < n; k++) {
+		if (c->kind[k] == CR_OFFSET) {	/* the common case, inline */
+			if (cr_read64(m, cfa + (uint64_t)(int64_t)c->off[k], &v[k]) < 0)
+				return -CR_EFAULT;
+			continue;
+		}
+		struct cr_rule r = { .kind = c->kind[k] };
+
+		if (r.kind == CR_UNDEF && c->col[k] == c->ra)
+			return CR_END;
+		if (r.kind == CR_REG)
+			r.reg = (uint16_t)c->off[k];
+		else
+			r.off = c->off[k];
+		if ((ret = apply_rule(&r, c->col[k], cfa, m, a, in, &v[k])) < 0)
+			return ret;
+		if (ret)
+			undef |= CR_BIT(c->col[k]);
+	}
+	/* Everything read: now the output (written only on success; out may be in). */
+	if (out != in)
+		*out = *in;
+	cr_reg_set(out, a->sp, cfa);	/* the CFA, unless a rule below says otherwise */
+	for (k = 0; k < n; k++)
+		cr_reg_set(out, c->col[k], v[k]);
+	out->valid &= ~undef;
+	/* Columns past the arch's registers are not kept (as cr_row_apply does). */
+	out->valid &= a->nregs < 64 ? (CR_BIT(a->nregs) - 1) | CR_BIT(c->ra) : ~0ull;
+	if (!cr_reg_valid(out, c->ra))
+		return -CR_EINVAL;
+	out->pc = a->strip_ra ? a->strip_ra(out->r[c->ra]) : out->r[c->ra];
+	return 0;
+}

@@ -52,6 +52,34 @@ int cr_row_apply(const struct cr_row *row, const struct cr_mem *m, const struct 
 int cr_row_cfa(const struct cr_row *row, const struct cr_mem *m, const struct cr_arch *a,
 	       const struct cr_regs *regs, uint64_t *cfa);
 
+/*
+ * A compact row for caches: the CFA as register + offset and at most
+ * CR_CROW_MAX registers with rules other than CR_SAME, none an expression.
+ */
+#define CR_CROW_MAX 7
+struct cr_crow {
+	uint16_t cfa_reg, ra;
+	int32_t cfa_off;
+	uint8_t n, signal;
+	uint8_t col[CR_CROW_MAX];
+	uint8_t kind[CR_CROW_MAX];
+	int32_t off[CR_CROW_MAX];	/* CR_OFFSET/CR_VAL_OFFSET offset, CR_REG register */
+};
+
+/* Compact form of row.  0, or -CR_ERANGE if it does not fit (it is not cached). */
+int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c);
+
+/* The full row of a compact one (exactly the row it was made from). */
+void cr_row_expand(const struct cr_crow *c, const struct cr_arch *a, struct cr_row *row);
+
+/*
+ * cr_row_apply for a compact row: the same result as applying its expanded
+ * row (tested on every row of the loaded libraries), visiting only the
+ * registers that have rules.  out may be in (a step in place).
+ */
+int cr_crow_apply(const struct cr_crow *c, const struct cr_mem *m, const struct cr_arch *a,
+		  const struct cr_regs *in, struct cr_regs *out);
+
 /* Reset a row: every register CR_SAME, CFA undefined (kind CR_UNDEF), ra = a->ra. */
 void cr_row_init(struct cr_row *row, const struct cr_arch *a);
 

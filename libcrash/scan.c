@@ -11,7 +11,7 @@ int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 	const struct cr_arch *a = w->arch;
 	uint64_t pc = w->exact ? in->pc : in->pc - 1;
 	uint8_t code[SCAN_MAX];
-	struct cr_module mod;
+	const struct cr_module *mod;
 	struct cr_sym sym;
 	struct cr_row row;
 	size_t off, len;
@@ -20,8 +20,7 @@ int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 	w->si.err_addr = pc;
 	if (!a->scan)
 		return -CR_ENOSYS;
-	if (!w->find_module || w->find_module(w, pc, &mod) < 0 ||
-	    cr_sym_find(w->mem, &mod, pc, &sym) < 0)
+	if (cr_walk_module(w, pc, &mod) < 0 || cr_sym_find(w->mem, mod, pc, &sym) < 0)
 		return -CR_ENOSTART;
 	off = (size_t)(in->pc - sym.start);	/* the real pc: decoding stops there */
 	if (in->pc < sym.start || off >= SCAN_MAX)

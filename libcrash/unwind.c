@@ -23,12 +23,16 @@ int cr_engine_list(int engine, uint8_t list[8])
 {
 	unsigned n = 0;
 
-	/* A kernel signal frame is recognised first whatever the engine: no other
-	   engine can restore every register from it. */
+	/* A kernel signal frame is recognised first (but see auto): fp and scan
+	   cannot restore every register from it. */
 	list[n++] = CR_ENG_SIG;
 	switch (engine) {
 	case CRASH_ENGINE_AUTO:
+		/* CFI first: glibc's trampolines have 'S' FDEs, so the byte check
+		   of every pc for a trampoline is only needed where CFI has none. */
+		n = 0;
 		list[n++] = CR_ENG_CFI;
+		list[n++] = CR_ENG_SIG;
 		list[n++] = CR_ENG_FP;
 		list[n++] = CR_ENG_SCAN;
 		break;
@@ -36,7 +40,9 @@ int cr_engine_list(int engine, uint8_t list[8])
 		list[n++] = CR_ENG_FP;
 		break;
 	case CRASH_ENGINE_CFI:
+		n = 0;	/* as auto: CFI, then trampolines without CFI */
 		list[n++] = CR_ENG_CFI;
+		list[n++] = CR_ENG_SIG;
 		break;
 	case CRASH_ENGINE_SCAN:
 		list[n++] = CR_ENG_SCAN;
@@ -45,6 +51,18 @@ int cr_engine_list(int engine, uint8_t list[8])
 		return -1;
 	}
 	list[n] = CR_ENG_LIST_END;
+	return 0;
+}
+
+int cr_walk_module(struct cr_walk *w, uint64_t pc, const struct cr_module **out)
+{
+	if (!w->mod_ok || pc < w->mod.lo || pc >= w->mod.hi) {
+		w->mod_ok = 0;
+		if (!w->find_module || w->find_module(w, pc, &w->mod) < 0)
+			return -CR_ENOINFO;
+		w->mod_ok = 1;
+	}
+	*out = &w->mod;
 	return 0;
 }
 
@@ -125,18 +143,18 @@ static int try_engines(struct cr_walk *w, const uint8_t *engines, const struct c
 }
 
 /* Checks on a step's result.  0 or the stop reason. */
-static int check_step(struct cr_walk *w, const struct cr_regs *cur, const struct cr_regs *next,
+static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct cr_regs *next,
 		      int engine, uint64_t *addr)
 {
 	const struct cr_arch *a = w->arch;
-	uint64_t sp = cur->r[a->sp], nsp = next->r[a->sp];
+	uint64_t nsp = next->r[a->sp];
 
 	*addr = next->pc;
 	if (!cr_reg_valid(next, a->sp))
 		return CR_STOP_BADSP;
 	if (next->pc == 0 || (w->is_exec && w->is_exec(w, next->pc) == 0))
 		return CR_STOP_BADPC;
-	if (next->pc == cur->pc && nsp == sp)
+	if (next->pc == pc && nsp == sp)
 		return CR_STOP_LOOP;
 	*addr = nsp;
 	if (engine == CR_ENG_SIG || (engine == CR_ENG_CFI && w->si.next_exact)) {
@@ -159,24 +177,34 @@ static int check_step(struct cr_walk *w, const struct cr_regs *cur, const struct
 unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t *engines,
 		   struct cr_trace *t)
 {
-	struct cr_regs cur = *start, next;
-	uint64_t addr;
+	struct cr_regs regs[2];
+	struct cr_regs *cur = &regs[0], *next = &regs[1], *tmp;
+	uint64_t addr, pc, sp;
 	int eng, why;
 	uint8_t flags = w->exact ? CR_FRAME_EXACT : 0;
 
+	*cur = *start;
 	t->n = 0;
 	stop(t, CR_STOP_MAXFRAMES, 0);
 	if (t->max == 0)
 		return 0;
-	if (w->exact && w->is_exec && w->is_exec(w, cur.pc) == 0)
+	if (w->exact && w->is_exec && w->is_exec(w, cur->pc) == 0)
 		flags |= CR_FRAME_NOEXEC;
-	emit(t, &cur, w->arch, CR_ENG_CTX, flags);
+	emit(t, cur, w->arch, CR_ENG_CTX, flags);
 	for (w->depth = 0; t->n < t->max; w->depth++) {
+		pc = cur->pc;
+		sp = cur->r[w->arch->sp];
 		if (w->depth == 0 && (flags & CR_FRAME_NOEXEC)) {
-			eng = ra_step(w, &cur, &next) == 0 ? CR_ENG_RA : -CR_EFAULT;
+			eng = ra_step(w, cur, next) == 0 ? CR_ENG_RA : -CR_EFAULT;
 			addr = w->si.err_addr;
+		} else if (engines[0] == CR_ENG_CFI && cr_cfi_step_cached(w, cur) == 0) {
+			/* The warm path: a cached row applied in place, no copy. */
+			eng = CR_ENG_CFI;
+			tmp = cur;
+			cur = next;
+			next = tmp;
 		} else {
-			eng = try_engines(w, engines, &cur, &next, &addr);
+			eng = try_engines(w, engines, cur, next, &addr);
 		}
 		if (eng == CR_ENG_N) {
 			stop(t, CR_STOP_COMPLETE, 0);
@@ -186,10 +214,10 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t
 			if (eng == -CR_EFAULT)
 				stop(t, CR_STOP_BADMEM, addr);
 			else
-				stop(t, CR_STOP_NOINFO, w->exact ? cur.pc : cur.pc - 1);
+				stop(t, CR_STOP_NOINFO, w->exact ? pc : pc - 1);
 			break;
 		}
-		if ((why = check_step(w, &cur, &next, eng, &addr)) != 0) {
+		if ((why = check_step(w, pc, sp, next, eng, &addr)) != 0) {
 			stop(t, (uint8_t)why, addr);
 			break;
 		}
@@ -199,8 +227,10 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t
 		if (eng == CR_ENG_SCAN)
 			flags |= CR_FRAME_GUESS;
 		w->exact = (flags & CR_FRAME_EXACT) != 0;
-		emit(t, &next, w->arch, (uint8_t)eng, flags);
+		emit(t, next, w->arch, (uint8_t)eng, flags);
+		tmp = cur;	/* double buffer: no copy of the registers */
 		cur = next;
+		next = tmp;
 	}
 	return t->n;
 }

@@ -3,6 +3,7 @@
 #ifndef CR_UNWIND_H
 #define CR_UNWIND_H
 
+#include "module.h"
 #include "row.h"
 
 /* The report tag of each: ctx, ra, fp, cfi, scan, sig. */
@@ -18,13 +19,13 @@ enum cr_engine {
 };
 #define CR_ENG_LIST_END 0xff
 
-struct cr_module;
-
 struct cr_walk {
 	const struct cr_arch *arch;
 	const struct cr_mem *mem;
 	uint64_t stack_lo, stack_hi;	/* current stack; 0/UINT64_MAX: unknown */
 	unsigned depth;			/* frame number of the frame being stepped from */
+	uint8_t cache;			/* use the process-wide CFI row cache (live walks
+					   of the host only) */
 	uint8_t exact;			/* the frame being stepped from has an exact pc
 					   (frame #00, or interrupted by a signal) */
 	/* Module lookup; NULL: engines that need modules fail with -CR_ENOINFO. */
@@ -40,7 +41,16 @@ struct cr_walk {
 	} si;
 	/* Bounds of the stack that holds sp (crash path: from /proc/self/maps). */
 	int (*stack_of)(const struct cr_walk *w, uint64_t sp, uint64_t *lo, uint64_t *hi);
+	/* The module of the last lookup: consecutive frames mostly share one. */
+	struct cr_module mod;
+	uint8_t mod_ok;
 };
+
+/*
+ * The module that contains pc, through w->find_module, remembered in w->mod
+ * for the next frames.  0 with *out = &w->mod, or -CR_ENOINFO.
+ */
+int cr_walk_module(struct cr_walk *w, uint64_t pc, const struct cr_module **out);
 
 /*
  * One step: registers of frame N in, frame N+1 out.
@@ -51,6 +61,13 @@ struct cr_walk {
  */
 typedef int cr_step_fn(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out);
 cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
+
+/*
+ * The CFI step from the row cache only, updating r in place.  0: stepped;
+ * -CR_ENOINFO: not cached (or the row does not apply), r untouched: take the
+ * full path.  Never CR_END (the outermost frame takes the full path).
+ */
+int cr_cfi_step_cached(struct cr_walk *w, struct cr_regs *r);
 
 #define CR_FRAME_SIGNAL 1	/* pc is exact: the frame was interrupted by a signal */
 #define CR_FRAME_GUESS 2	/* heuristic step (scan, or fp over code that has CFI) */

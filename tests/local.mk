@@ -27,3 +27,8 @@ check_PROGRAMS += tests/crash/stackuse
 tests_crash_stackuse_SOURCES = tests/crash/stackuse.c
 tests_crash_stackuse_LDADD = $(UNIT_LDADD)
 TESTS += tests/crash/stackuse
+
+# The row cache's compact rows against the full ones, on every real FDE.
+check_PROGRAMS += tests/unit/t-crow
+tests_unit_t_crow_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/t-crow

@@ -158,9 +158,12 @@ int main(void)
 
 	/* The engine list of each public engine. */
 	uint8_t list[8];
-	tap_ok(cr_engine_list(0, list) == 0 && list[0] == CR_ENG_SIG && list[1] == CR_ENG_CFI &&
+	tap_ok(cr_engine_list(0, list) == 0 && list[0] == CR_ENG_CFI && list[1] == CR_ENG_SIG &&
 		       list[2] == CR_ENG_FP && list[3] == CR_ENG_SCAN && list[4] == CR_ENG_LIST_END,
-	       "auto: sig cfi fp scan");
+	       "auto: cfi sig fp scan");
+	tap_ok(cr_engine_list(2, list) == 0 && list[0] == CR_ENG_CFI && list[1] == CR_ENG_SIG &&
+		       list[2] == CR_ENG_LIST_END,
+	       "cfi: cfi sig");
 	tap_ok(cr_engine_list(1, list) == 0 && list[1] == CR_ENG_FP && list[2] == CR_ENG_LIST_END,
 	       "fp: sig fp");
 	tap_ok(cr_engine_list(4, list) < 0, "all is no walk engine");

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+#include <stddef.h>
+#include <string.h>
+
+#include "cache.h"
+
+struct slot {
+	uint64_t seq;		/* odd while being written */
+	uint64_t pc, mod;
+	struct cr_crow row;
+};
+
+static struct slot slots[CR_CACHE_SLOTS];
+static unsigned long n_hits, n_misses, n_puts;	/* approximate: relaxed, racy counts */
+int cr_cache_enabled = 1;
+
+static struct slot *slot_of(uint64_t pc)
+{
+	uint64_t h = pc * 0x9e3779b97f4a7c15ull;	/* Fibonacci hashing */
+
+	return &slots[h >> (64 - 10)];
+}
+
+_Static_assert(CR_CACHE_SLOTS == 1 << 10, "slot_of uses 10 bits");
+_Static_assert(sizeof(struct cr_crow) % 4 == 0 && offsetof(struct cr_crow, off) % 4 == 0,
+	       "copied as 32-bit words");
+
+/*
+ * Word-wise atomic copies: the row is read while a writer may change it
+ * (the sequence check then rejects it).  The header and the rules in use only.
+ */
+static void load_row(struct cr_crow *dst, const struct cr_crow *src)
+{
+	uint32_t *d = (uint32_t *)dst;
+	const uint32_t *s = (const uint32_t *)src;
+	size_t words = offsetof(struct cr_crow, off) / 4;
+
+	for (size_t i = 0; i < words; i++)
+		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
+	for (size_t k = 0; k < dst->n && k < CR_CROW_MAX; k++)
+		dst->off[k] = __atomic_load_n(&src->off[k], __ATOMIC_RELAXED);
+}
+
+static void store_row(struct cr_crow *dst, const struct cr_crow *src)
+{
+	uint32_t *d = (uint32_t *)dst;
+	const uint32_t *s = (const uint32_t *)src;
+
+	for (size_t i = 0; i < sizeof(*dst) / 4; i++)
+		__atomic_store_n(&d[i], s[i], __ATOMIC_RELAXED);
+}
+
+int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c)
+{
+	struct slot *s = slot_of(pc);
+	uint64_t seq, kpc, kmod;
+
+	if (!cr_cache_enabled)
+		return -CR_ENOINFO;
+	seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+	kpc = __atomic_load_n(&s->pc, __ATOMIC_RELAXED);
+	kmod = __atomic_load_n(&s->mod, __ATOMIC_RELAXED);
+	if ((seq & 1) || seq == 0 || kpc != pc || kmod != mod) {
+		__atomic_fetch_add(&n_misses, 1, __ATOMIC_RELAXED);
+		return -CR_ENOINFO;
+	}
+	load_row(c, &s->row);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq) {
+		__atomic_fetch_add(&n_misses, 1, __ATOMIC_RELAXED);
+		return -CR_ENOINFO;
+	}
+	__atomic_fetch_add(&n_hits, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
+{
+	struct slot *s = slot_of(pc);
+	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
+
+	if (!cr_cache_enabled || (seq & 1) ||
+	    !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return;	/* another writer (maybe the code we interrupted) has it */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&s->pc, pc, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->mod, mod, __ATOMIC_RELAXED);
+	store_row(&s->row, c);
+	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&n_puts, 1, __ATOMIC_RELAXED);
+}
+
+void cr_cache_stats(struct cr_cache_stats *st)
+{
+	st->hits = __atomic_load_n(&n_hits, __ATOMIC_RELAXED);
+	st->misses = __atomic_load_n(&n_misses, __ATOMIC_RELAXED);
+	st->puts = __atomic_load_n(&n_puts, __ATOMIC_RELAXED);
+}
+
+void cr_cache_clear(void)
+{
+	memset(slots, 0, sizeof(slots));
+	n_hits = n_misses = n_puts = 0;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The compact row (the cache's form) against the full one: for every FDE of
+ * every loaded object, at its first, middle and last pc, expand(compact(row))
+ * == row, and cr_crow_apply gives exactly what cr_row_apply gives, on a
+ * register file and a stack in a buffer.
+ */
+#include <link.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../tap.h"
+#include "cfi/cfi.h"
+
+#define STK 4096
+static uint64_t stack[STK / 8];
+static struct cr_mem mem;
+static long rows, compacted, same_row, same_apply, fdes;
+
+static int same_regs(const struct cr_regs *x, const struct cr_regs *y)
+{
+	if (x->valid != y->valid || x->pc != y->pc)
+		return 0;
+	for (unsigned n = 0; n < CR_NREGS; n++)
+		if ((x->valid & CR_BIT(n)) && x->r[n] != y->r[n])
+			return 0;
+	return 1;
+}
+
+static void one(const struct cr_fde *fde, uint64_t pc)
+{
+	const struct cr_arch *a = &cr_arch_x86_64;
+	struct cr_row row, back;
+	struct cr_crow c;
+	struct cr_regs in, o1, o2;
+	int r1, r2;
+
+	if (cr_cfa_run(&cr_mem_self, a, fde, pc, &row) < 0)
+		return;
+	rows++;
+	if (cr_row_compact(&row, a, &c) < 0)
+		return;
+	compacted++;
+	cr_row_expand(&c, a, &back);
+	same_row += memcmp(&row.cfa, &back.cfa, sizeof(row.cfa)) == 0 && row.ra == back.ra &&
+		    row.signal == back.signal &&
+		    memcmp(row.reg, back.reg, sizeof(row.reg[0]) * a->nregs) == 0;
+	/* Registers point into the buffer's middle; the buffer holds a pattern. */
+	memset(&in, 0, sizeof(in));
+	for (unsigned n = 0; n < a->nregs; n++)
+		cr_reg_set(&in, n, 0x10000 + STK / 2 + 8 * n);
+	in.pc = 0x400000;
+	memset(&o1, 0x11, sizeof(o1));
+	memset(&o2, 0x22, sizeof(o2));
+	r1 = cr_row_apply(&row, &mem, a, &in, &o1);
+	r2 = cr_crow_apply(&c, &mem, a, &in, &o2);
+	same_apply += r1 == r2 && (r1 != 0 || same_regs(&o1, &o2));
+}
+
+static int each(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	(void)arg;
+	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		struct cr_ehsrc src = { 0 };
+		uint32_t hdr[3];
+
+		if (ph->p_type != PT_GNU_EH_FRAME)
+			continue;
+		src.eh_hdr = info->dlpi_addr + ph->p_vaddr;
+		src.eh_hdr_len = ph->p_memsz;
+		src.eh_frame_end = UINT64_MAX;
+		src.bases.data = src.eh_hdr;
+		/* version 1, table_enc datarel|sdata4: entries (initial loc, fde) */
+		memcpy(hdr, (void *)(uintptr_t)src.eh_hdr, sizeof(hdr));
+		if ((hdr[0] & 0xff) != 1 || ((hdr[0] >> 24) & 0xff) != 0x3b)
+			continue;
+		const int32_t *tab = (const int32_t *)(uintptr_t)(src.eh_hdr + 12);
+		uint32_t count = hdr[2];
+		for (uint32_t k = 0; k < count; k++) {
+			struct cr_fde fde;
+
+			if (cr_eh_parse_fde(&cr_mem_self, &src, src.eh_hdr + (int64_t)tab[2 * k + 1],
+					    &fde) < 0)
+				continue;
+			fdes++;
+			one(&fde, fde.pc_lo);
+			one(&fde, fde.pc_lo + (fde.pc_hi - fde.pc_lo) / 2);
+			one(&fde, fde.pc_hi - 1);
+		}
+	}
+	return 0;
+}
+
+int main(void)
+{
+	for (unsigned i = 0; i < STK / 8; i++)
+		stack[i] = 0x400000 + 0x100 * i;	/* looks like code addresses */
+	cr_mem_buffer(&mem, 0x10000, stack, sizeof(stack));
+	dl_iterate_phdr(each, NULL);
+	printf("# %ld FDEs, %ld rows, %ld compact\n", fdes, rows, compacted);
+	tap_ok(fdes > 1000, "many real FDEs (libc, ld.so, the test)");
+	tap_ok(compacted > rows * 9 / 10, "most rows fit the compact form");
+	tap_is_i64(same_row, compacted, "expand(compact(row)) == row, every row");
+	tap_is_i64(same_apply, compacted, "cr_crow_apply == cr_row_apply, every row");
+	return tap_done();
+}
