@@ -63,3 +63,40 @@ int cr_cfi_step_cached(struct cr_walk *w, struct cr_regs *r)
 	w->si.next_exact = crow.signal;
 	return cr_crow_apply(&crow, w->mem, w->arch, r, r) == 0 ? 0 : -CR_ENOINFO;
 }
+
+int cr_cfi_fast_trace(struct cr_walk *w, const struct cr_regs *start, unsigned max,
+		      void (*emit)(void *arg, unsigned i, uint64_t pc), void *arg)
+{
+	const struct cr_arch *a = w->arch;
+	uint64_t pc = start->pc, sp, fp, osp;
+	const struct cr_module *mod;
+	struct cr_crow c;
+	int exact = w->exact;
+
+	if (!w->cache || !cr_reg_valid(start, a->sp) || !cr_reg_valid(start, a->fp))
+		return -CR_ENOINFO;
+	sp = start->r[a->sp];
+	fp = start->r[a->fp];
+	for (unsigned n = 0; n < max; n++) {
+		uint64_t lookup = exact ? pc : pc - 1;
+
+		emit(arg, n, pc);
+		if (n + 1 == max)
+			return (int)max;
+		if ((!w->mod_ok || lookup < w->mod.lo || lookup >= w->mod.hi) &&
+		    cr_walk_module(w, lookup, &mod) < 0)
+			return -CR_ENOINFO;
+		if (cr_cache_get_shape(lookup, w->mod.lo ^ (w->mod.eh_hdr << 1), &c) < 0)
+			return -CR_ENOINFO;
+		if (c.shape == CR_SHAPE_END)
+			return (int)n + 1;
+		osp = sp;
+		if (c.shape != CR_SHAPE_STEP || cr_crow_fast(&c, w->mem, a, &pc, &sp, &fp) < 0)
+			return -CR_ENOINFO;
+		/* cr_unwind's checks; any doubt goes to the full walk. */
+		if (sp <= osp || pc < 4096)
+			return -CR_ENOINFO;
+		exact = 0;
+	}
+	return (int)max;
+}

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cfi/cache.h"
 #include "crash-int.h"
 #include "mem.h"
 #include "module.h"
@@ -143,11 +144,12 @@ int crash_install(const struct crash_options *opts)
 
 	pthread_mutex_lock(&install_lock);
 	if (!opts) {
-		const char *t = getenv("CRASH_SELFTEST_FAULT");
+		const char *t = getenv("CRASH_SELFTEST_FAULT"), *c = getenv("CRASH_CACHE");
 
 		cr_opt_from_env(&env, path_buf, sizeof(path_buf));
 		opts = &env;
 		cr_cfg.selftest_fault = t && strcmp(t, "1") == 0;
+		cr_cache_enabled = !(c && strcmp(c, "0") == 0);	/* benchmarks of the cache */
 	}
 	if ((ret = validate(opts)) < 0)
 		goto out;

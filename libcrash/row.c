@@ -103,6 +103,25 @@ static int fits32(int64_t v)
 	return v >= INT32_MIN && v <= INT32_MAX;
 }
 
+/* The trace-only shape of a row (struct cr_crow). */
+static void set_shape(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c)
+{
+	const struct cr_rule *ra = &row->reg[row->ra], *fp = &row->reg[a->fp];
+
+	c->shape = CR_SHAPE_NONE;
+	c->cfa_fp = row->cfa.reg == a->fp;
+	c->fp_saved = fp->kind == CR_OFFSET;
+	c->ra_off = (int32_t)ra->off;
+	c->fp_off = c->fp_saved ? (int32_t)fp->off : 0;
+	if (ra->kind == CR_UNDEF)
+		c->shape = CR_SHAPE_END;
+	else if ((row->cfa.reg == a->sp || row->cfa.reg == a->fp) && ra->kind == CR_OFFSET &&
+		 (fp->kind == CR_SAME || fp->kind == CR_OFFSET) &&
+		 row->reg[a->sp].kind == CR_SAME && !row->signal && row->ra != a->sp &&
+		 row->ra != a->fp)
+		c->shape = CR_SHAPE_STEP;
+}
+
 int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c)
 {
 	unsigned n, k = 0;
@@ -130,6 +149,7 @@ int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_
 		k++;
 	}
 	c->n = (uint8_t)k;
+	set_shape(row, a, c);
 	return 0;
 }
 
@@ -193,5 +213,20 @@ int cr_crow_apply(const struct cr_crow *c, const struct cr_mem *m, const struct 
 	if (!cr_reg_valid(out, c->ra))
 		return -CR_EINVAL;
 	out->pc = a->strip_ra ? a->strip_ra(out->r[c->ra]) : out->r[c->ra];
+	return 0;
+}
+
+int cr_crow_fast(const struct cr_crow *c, const struct cr_mem *m, const struct cr_arch *a,
+		 uint64_t *pc, uint64_t *sp, uint64_t *fp)
+{
+	uint64_t cfa = (c->cfa_fp ? *fp : *sp) + (uint64_t)(int64_t)c->cfa_off, ra, nfp = *fp;
+
+	if (cr_read64(m, cfa + (uint64_t)(int64_t)c->ra_off, &ra) < 0)
+		return -CR_EFAULT;
+	if (c->fp_saved && cr_read64(m, cfa + (uint64_t)(int64_t)c->fp_off, &nfp) < 0)
+		return -CR_EFAULT;
+	*pc = a->strip_ra ? a->strip_ra(ra) : ra;
+	*sp = cfa;
+	*fp = nfp;
 	return 0;
 }

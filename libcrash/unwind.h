@@ -69,6 +69,17 @@ cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
  */
 int cr_cfi_step_cached(struct cr_walk *w, struct cr_regs *r);
 
+/*
+ * A trace-only walk (pc, sp, fp) from start with cached rows only: the pcs go
+ * to emit as cr_unwind would record them.  Returns the number of frames when
+ * it reached the outermost frame or max, or -CR_ENOINFO as soon as a frame
+ * is not cached, not of a simple shape, or a check fails: then nothing it
+ * emitted counts and the caller walks again with cr_unwind, which fills the
+ * cache.  For callers that want return addresses only (crash_backtrace).
+ */
+int cr_cfi_fast_trace(struct cr_walk *w, const struct cr_regs *start, unsigned max,
+		      void (*emit)(void *arg, unsigned i, uint64_t pc), void *arg);
+
 #define CR_FRAME_SIGNAL 1	/* pc is exact: the frame was interrupted by a signal */
 #define CR_FRAME_GUESS 2	/* heuristic step (scan, or fp over code that has CFI) */
 #define CR_FRAME_EXACT 4	/* pc is exact (frame #00, signal frames, trampolines) */

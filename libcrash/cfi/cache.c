@@ -11,7 +11,6 @@ struct slot {
 };
 
 static struct slot slots[CR_CACHE_SLOTS];
-static unsigned long n_hits, n_misses, n_puts;	/* approximate: relaxed, racy counts */
 int cr_cache_enabled = 1;
 
 static struct slot *slot_of(uint64_t pc)
@@ -60,18 +59,30 @@ int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c)
 	seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
 	kpc = __atomic_load_n(&s->pc, __ATOMIC_RELAXED);
 	kmod = __atomic_load_n(&s->mod, __ATOMIC_RELAXED);
-	if ((seq & 1) || seq == 0 || kpc != pc || kmod != mod) {
-		__atomic_fetch_add(&n_misses, 1, __ATOMIC_RELAXED);
+	if ((seq & 1) || seq == 0 || kpc != pc || kmod != mod)
 		return -CR_ENOINFO;
-	}
 	load_row(c, &s->row);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq) {
-		__atomic_fetch_add(&n_misses, 1, __ATOMIC_RELAXED);
+	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
+}
+
+_Static_assert(offsetof(struct cr_crow, cfa_off) + 4 <= CR_CROW_SHAPE, "shape fields first");
+_Static_assert(offsetof(struct slot, row) % 8 == 0, "row words aligned");
+
+int cr_cache_get_shape(uint64_t pc, uint64_t mod, struct cr_crow *c)
+{
+	struct slot *s = slot_of(pc);
+	const uint64_t *src = (const uint64_t *)&s->row;
+	uint64_t seq, *dst = (uint64_t *)c;
+
+	seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+	if ((seq & 1) || seq == 0 || __atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
+	    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod || !cr_cache_enabled)
 		return -CR_ENOINFO;
-	}
-	__atomic_fetch_add(&n_hits, 1, __ATOMIC_RELAXED);
-	return 0;
+	for (int i = 0; i < CR_CROW_SHAPE / 8; i++)
+		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
 }
 
 void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
@@ -88,18 +99,9 @@ void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 	__atomic_store_n(&s->mod, mod, __ATOMIC_RELAXED);
 	store_row(&s->row, c);
 	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&n_puts, 1, __ATOMIC_RELAXED);
-}
-
-void cr_cache_stats(struct cr_cache_stats *st)
-{
-	st->hits = __atomic_load_n(&n_hits, __ATOMIC_RELAXED);
-	st->misses = __atomic_load_n(&n_misses, __ATOMIC_RELAXED);
-	st->puts = __atomic_load_n(&n_puts, __ATOMIC_RELAXED);
 }
 
 void cr_cache_clear(void)
 {
 	memset(slots, 0, sizeof(slots));
-	n_hits = n_misses = n_puts = 0;
 }

@@ -17,13 +17,13 @@
 
 /* 0 and *c filled on a hit, -CR_ENOINFO on a miss. */
 int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c);
+
+/* The same, filling only the shape fields (the first CR_CROW_SHAPE bytes). */
+#define CR_CROW_SHAPE 24
+int cr_cache_get_shape(uint64_t pc, uint64_t mod, struct cr_crow *c);
 void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c);
 
-/* Statistics and control, for tests and benchmarks. */
-struct cr_cache_stats {
-	unsigned long hits, misses, puts;
-};
-void cr_cache_stats(struct cr_cache_stats *s);
+/* Control, for tests and benchmarks (not thread-safe). */
 void cr_cache_clear(void);
 extern int cr_cache_enabled;	/* 1 by default; benchmarks turn it off to measure it */
 
