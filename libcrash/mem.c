@@ -18,14 +18,18 @@ static int mem_method;		/* set once in cr_mem_init() */
 static int probe_pipe[2] = { -1, -1 };
 static volatile int probe_busy;	/* the shared pipe is in use by another reader */
 
-static int read_vm(uint64_t addr, void *dst, size_t len)
+static int read_vm_pid(long pid, uint64_t addr, void *dst, size_t len)
 {
 	struct iovec local = { dst, len }, remote = { (void *)(uintptr_t)addr, len };
-	/* getpid() each time: after fork() a cached pid would read the parent. */
-	ssize_t n = syscall(SYS_process_vm_readv, (long)syscall(SYS_getpid), &local, 1UL,
-			    &remote, 1UL, 0UL);
+	ssize_t n = syscall(SYS_process_vm_readv, pid, &local, 1UL, &remote, 1UL, 0UL);
 
 	return n == (ssize_t)len ? 0 : -CR_EFAULT;
+}
+
+static int read_vm(uint64_t addr, void *dst, size_t len)
+{
+	/* getpid() each time: after fork() a cached pid would read the parent. */
+	return read_vm_pid((long)syscall(SYS_getpid), addr, dst, len);
 }
 
 /* write(2) from addr into a pipe faults softly (EFAULT); read the bytes back. */
@@ -88,6 +92,30 @@ static int self_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t le
 }
 
 const struct cr_mem cr_mem_self = { .read = self_read };
+
+static int safe_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	const struct cr_mem_safe *s = m->priv;
+	int saved = errno, ret;
+
+	if (len == 0)
+		return 0;
+	if (addr + len < addr)
+		return -CR_EFAULT;
+	if (mem_method != MEM_VMREADV)
+		return self_read(m, addr, dst, len);
+	ret = read_vm_pid(s->pid, addr, dst, len);
+	errno = saved;
+	return ret;
+}
+
+void cr_mem_safe_init(struct cr_mem_safe *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->m.read = safe_read;
+	s->m.priv = s;
+	s->pid = (long)syscall(SYS_getpid);
+}
 
 int cr_mem_init(void)
 {

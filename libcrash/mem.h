@@ -25,6 +25,17 @@ struct cr_mem {
  */
 extern const struct cr_mem cr_mem_self;
 
+/*
+ * The live process, kernel-checked like cr_mem_self, with the pid taken once
+ * (cr_mem_self asks for it at every read, which is always right, even in a
+ * child after fork, but costs a system call).  For one report or walk.
+ */
+struct cr_mem_safe {
+	struct cr_mem m;
+	long pid;
+};
+void cr_mem_safe_init(struct cr_mem_safe *s);
+
 /* Install time: probe which method works, create the probe pipe.  0 or -errno. */
 int cr_mem_init(void);
 

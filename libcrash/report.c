@@ -126,15 +126,39 @@ static void put_regs(struct cr_out *o, const struct cr_crash *c)
 		cr_putc(o, '\n');
 }
 
-void cr_report_frame(struct cr_out *o, unsigned idx, const struct cr_frame *f,
-		     const struct cr_maps *maps, int print_build_id)
+static int find_sym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
+		    struct cr_symmemo *memo, const struct cr_sym **out)
+{
+	static struct cr_symmemo none;
+
+	if (!memo)
+		memo = &none;	/* never read back: a scratch slot */
+	if (memo != &none && memo->mod_lo == mod->lo && pc >= memo->sym.start &&
+	    pc - memo->sym.start < memo->sym.size) {
+		*out = &memo->sym;
+		return 0;
+	}
+	memo->mod_lo = 0;
+	if (cr_sym_find(m, mod, pc, &memo->sym) < 0)
+		return -CR_ENOINFO;
+	memo->mod_lo = mod->lo;
+	*out = &memo->sym;
+	return 0;
+}
+
+void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
+		     const struct cr_frame *f, int print_build_id, struct cr_symmemo *memo)
 {
 	/* Callers print the return address - 1: inside the call instruction. */
 	uint64_t pc = (f->flags & CR_FRAME_EXACT) ? f->pc : f->pc - 1;
+	struct cr_symmemo local;
+	const struct cr_sym *sym;
 	struct cr_module mod;
-	struct cr_sym sym;
 
-	(void)maps;
+	if (!memo) {
+		local.mod_lo = 0;
+		memo = &local;
+	}
 	cr_puts(o, "      #");
 	if (idx < 10)
 		cr_putc(o, '0');
@@ -143,18 +167,18 @@ void cr_report_frame(struct cr_out *o, unsigned idx, const struct cr_frame *f,
 	if (f->flags & CR_FRAME_NOEXEC) {
 		cr_putx(o, f->pc, 16);
 		cr_puts(o, "  <not in any executable mapping>");
-	} else if (cr_module_find(&cr_mem_self, pc, &mod) < 0) {
+	} else if (cr_module_find(m, pc, &mod) < 0) {
 		cr_putx(o, pc, 16);
 		cr_puts(o, "  <unknown>");
 	} else {
 		cr_putx(o, pc - mod.bias, 16);
 		cr_puts(o, "  ");
 		cr_puts(o, mod.path[0] ? mod.path : "<anonymous>");
-		if (cr_sym_find(&cr_mem_self, &mod, pc, &sym) == 0) {
+		if (find_sym(m, &mod, pc, memo, &sym) == 0) {
 			cr_puts(o, " (");
-			cr_puts(o, sym.name);
+			cr_puts(o, sym->name);
 			cr_putc(o, '+');
-			cr_putu(o, pc - sym.start);
+			cr_putu(o, pc - sym->start);
 			cr_putc(o, ')');
 		}
 		if (print_build_id && mod.build_id_len) {
@@ -183,7 +207,8 @@ static const char *const stop_text[] = {
 /* Pass 2 prints each frame as the walk finds it; build-id once per module. */
 struct printer {
 	struct cr_out *o;
-	const struct cr_maps *maps;
+	const struct cr_mem *m;
+	struct cr_symmemo memo;
 	uint64_t seen[64];	/* module bias+lo hashes whose build-id was printed */
 	unsigned nseen;
 };
@@ -195,34 +220,37 @@ static void print_sink(struct cr_trace *t, const struct cr_frame *f)
 	struct cr_module mod;
 	int first = 1;
 
-	if (!(f->flags & CR_FRAME_NOEXEC) && cr_module_find(&cr_mem_self, pc, &mod) == 0) {
+	if (!(f->flags & CR_FRAME_NOEXEC) && cr_module_find(p->m, pc, &mod) == 0) {
 		for (unsigned i = 0; i < p->nseen; i++)
 			if (p->seen[i] == mod.lo)
 				first = 0;
 		if (first && p->nseen < CR_ARRAY_SIZE(p->seen))
 			p->seen[p->nseen++] = mod.lo;
 	}
-	cr_report_frame(p->o, t->n, f, p->maps, first);
+	cr_report_frame(p->o, p->m, t->n, f, first, &p->memo);
 }
 
-static unsigned walk(const struct cr_crash *c, int engine, struct cr_trace *t)
+static unsigned walk(const struct cr_crash *c, const struct cr_mem *m, int engine,
+		     struct cr_trace *t)
 {
 	uint8_t list[8];
 	struct cr_walk w;
 
 	cr_engine_list(engine, list);
 	cr_walk_live(&w, c->maps, c->regs->r[cr_host->sp], c->exact);
+	w.mem = m;
 	return cr_unwind(&w, c->regs, list, t);
 }
 
-void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, int engine)
+void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
+			 int engine)
 {
 	static const char *const names[] = { "auto", "fp", "cfi", "scan" };
-	struct printer p = { .o = o, .maps = c->maps, .nseen = 0 };
+	struct printer p = { .o = o, .m = m, .nseen = 0 };
 	struct cr_trace t = { .f = NULL, .sink = NULL, .arg = &p, .max = c->max_frames };
 
 	/* Pass 1 counts, so the header can come first without a frame array. */
-	walk(c, engine, &t);
+	walk(c, m, engine, &t);
 	cr_puts(o, "backtrace: ");
 	cr_putu(o, t.n);
 	cr_puts(o, t.n == 1 ? " frame, engine " : " frames, engine ");
@@ -233,11 +261,15 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, int engine)
 		cr_put0x(o, t.stop_addr, 16);
 	cr_putc(o, '\n');
 	t.sink = print_sink;
-	walk(c, engine, &t);
+	p.memo.mod_lo = 0;
+	walk(c, m, engine, &t);
 }
 
 void cr_report(struct cr_out *o, const struct cr_crash *c)
 {
+	struct cr_mem_safe ms;
+
+	cr_mem_safe_init(&ms);
 	cr_puts(o, c->sig ? "*** libcrash: fatal signal ***\n" : "*** libcrash: report requested ***\n");
 	put_ids(o);
 	put_signal(o, c);
@@ -245,9 +277,9 @@ void cr_report(struct cr_out *o, const struct cr_crash *c)
 	cr_flush(o);	/* what we have is out, even if the walk goes wrong */
 	if (c->engine == CRASH_ENGINE_ALL) {
 		for (int e = CRASH_ENGINE_AUTO; e <= CRASH_ENGINE_SCAN; e++)
-			cr_report_backtrace(o, c, e);
+			cr_report_backtrace(o, c, &ms.m, e);
 	} else {
-		cr_report_backtrace(o, c, c->engine);
+		cr_report_backtrace(o, c, &ms.m, c->engine);
 	}
 	cr_puts(o, "\n*** end of libcrash report ***\n");
 	cr_flush(o);

@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include "context.h"
+#include "sym.h"
 #include "out.h"
 #include "unwind.h"
 
@@ -23,10 +24,17 @@ struct cr_crash {
 void cr_report(struct cr_out *o, const struct cr_crash *c);
 
 /* One backtrace section ("backtrace: ..." and its frames) for an engine. */
-void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, int engine);
+void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
+			 int engine);
 
-/* One frame line (exposed for tests). */
-void cr_report_frame(struct cr_out *o, unsigned idx, const struct cr_frame *f,
-		     const struct cr_maps *maps, int print_build_id);
+/* The last symbol found: frames of a recursion share it. */
+struct cr_symmemo {
+	uint64_t mod_lo;	/* 0: empty */
+	struct cr_sym sym;
+};
+
+/* One frame line (exposed for tests).  memo may be NULL. */
+void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
+		     const struct cr_frame *f, int print_build_id, struct cr_symmemo *memo);
 
 #endif

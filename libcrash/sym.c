@@ -9,7 +9,32 @@
 #include "out.h"
 #include "sym.h"
 
-#define SYM_CHUNK 64		/* symbols read per pread/cr_read */
+#define SYM_CHUNK 64		/* symbols read per pread/cr_read, stack buffer */
+#define SYM_BIG 2048		/* with the shared buffer (64 KiB) */
+
+/* One shared scan buffer; whoever cannot take it uses a small one on its stack. */
+static Elf64_Sym big_buf[SYM_BIG];
+static volatile int big_busy;
+
+struct symbuf {
+	Elf64_Sym *s;
+	uint64_t cap;
+	int big;
+	Elf64_Sym small[SYM_CHUNK];
+};
+
+static void buf_get(struct symbuf *b)
+{
+	b->big = __atomic_exchange_n(&big_busy, 1, __ATOMIC_ACQUIRE) == 0;
+	b->s = b->big ? big_buf : b->small;
+	b->cap = b->big ? SYM_BIG : SYM_CHUNK;
+}
+
+static void buf_put(struct symbuf *b)
+{
+	if (b->big)
+		__atomic_store_n(&big_busy, 0, __ATOMIC_RELEASE);
+}
 #define MAX_SYMS (1u << 22)	/* bound on any one table */
 
 /* The best candidate so far. */
@@ -58,26 +83,32 @@ static uint64_t dyn_ptr(const struct cr_module *mod, uint64_t v)
 /* Number of .dynsym entries from DT_GNU_HASH: one past the highest index in a chain. */
 static uint64_t gnu_hash_count(const struct cr_mem *m, uint64_t h)
 {
-	uint32_t hdr[4], v, maxsym = 0;
+	uint32_t hdr[4], v[256], maxsym = 0;
 
 	if (cr_read(m, h, hdr, sizeof(hdr)) < 0 || hdr[0] > (1u << 24) || hdr[2] > (1u << 24))
 		return 0;
 	uint64_t buckets = h + 16 + (uint64_t)hdr[2] * 8;
 	uint64_t chains = buckets + (uint64_t)hdr[0] * 4;
 
-	for (uint32_t i = 0; i < hdr[0]; i++) {
-		if (cr_read(m, buckets + i * 4ull, &v, 4) < 0)
+	for (uint32_t i = 0; i < hdr[0]; i += 256) {	/* the buckets, 256 at a time */
+		uint32_t k = hdr[0] - i < 256 ? hdr[0] - i : 256;
+
+		if (cr_read(m, buckets + i * 4ull, v, k * 4) < 0)
 			return 0;
-		if (v > maxsym)
-			maxsym = v;
+		for (uint32_t j = 0; j < k; j++)
+			if (v[j] > maxsym)
+				maxsym = v[j];
 	}
 	if (maxsym < hdr[1])
 		return hdr[1];
-	for (uint32_t i = 0; i < MAX_SYMS; i++, maxsym++) {
-		if (cr_read(m, chains + (uint64_t)(maxsym - hdr[1]) * 4, &v, 4) < 0)
+	/* The last chain ends with an odd hash value. */
+	for (uint32_t i = 0; i < MAX_SYMS; i += 256) {
+		if (cr_read(m, chains + (uint64_t)(maxsym - hdr[1] + i) * 4, v, sizeof(v)) < 0 &&
+		    cr_read(m, chains + (uint64_t)(maxsym - hdr[1] + i) * 4, v, 4) < 0)
 			return 0;
-		if (v & 1)
-			return (uint64_t)maxsym + 1;
+		for (uint32_t j = 0; j < 256; j++)
+			if (v[j] & 1)
+				return (uint64_t)maxsym + i + j + 1;
 	}
 	return 0;
 }
@@ -86,6 +117,11 @@ static void copy_name(const struct cr_mem *m, uint64_t addr, char *dst, size_t c
 {
 	size_t i = 0;
 
+	/* One read; near the end of a mapping, byte by byte. */
+	if (cr_read(m, addr, dst, cap - 1) == 0) {
+		dst[cap - 1] = 0;
+		return;
+	}
 	for (; i + 1 < cap; i++)
 		if (cr_read(m, addr + i, &dst[i], 1) < 0 || dst[i] == 0)
 			break;
@@ -97,21 +133,44 @@ int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t 
 {
 	uint64_t symtab = 0, strtab = 0, count = 0, hash = 0, gnuhash = 0;
 	struct best b = { 0 };
-	Elf64_Dyn d;
+	Elf64_Dyn d[32];
+	int done = 0;
 
 	if (!mod->dynamic)
 		return -CR_ENOINFO;
-	for (int i = 0; i < 512; i++) {
-		if (cr_read(m, mod->dynamic + i * sizeof(d), &d, sizeof(d)) < 0 || d.d_tag == DT_NULL)
+	/* 32 entries a read (the section may end at a page end: then one by one). */
+	for (int i = 0; i < 512 && !done; i += 32) {
+		int k = 32;
+
+		if (cr_read(m, mod->dynamic + i * sizeof(d[0]), d, sizeof(d)) < 0) {
+			for (k = 0; k < 32; k++)
+				if (cr_read(m, mod->dynamic + (i + k) * sizeof(d[0]), &d[k],
+					    sizeof(d[0])) < 0)
+					break;
+		}
+		for (int j = 0; j < k && !done; j++) {
+			uint64_t v = d[j].d_un.d_ptr;
+
+			switch (d[j].d_tag) {
+			case DT_NULL:
+				done = 1;
+				break;
+			case DT_SYMTAB:
+				symtab = dyn_ptr(mod, v);
+				break;
+			case DT_STRTAB:
+				strtab = dyn_ptr(mod, v);
+				break;
+			case DT_HASH:
+				hash = dyn_ptr(mod, v);
+				break;
+			case DT_GNU_HASH:
+				gnuhash = dyn_ptr(mod, v);
+				break;
+			}
+		}
+		if (k < 32)
 			break;
-		if (d.d_tag == DT_SYMTAB)
-			symtab = dyn_ptr(mod, d.d_un.d_ptr);
-		else if (d.d_tag == DT_STRTAB)
-			strtab = dyn_ptr(mod, d.d_un.d_ptr);
-		else if (d.d_tag == DT_HASH)
-			hash = dyn_ptr(mod, d.d_un.d_ptr);
-		else if (d.d_tag == DT_GNU_HASH)
-			gnuhash = dyn_ptr(mod, d.d_un.d_ptr);
 	}
 	if (!symtab || !strtab)
 		return -CR_ENOINFO;
@@ -125,15 +184,18 @@ int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t 
 	}
 	if (count > MAX_SYMS)
 		count = MAX_SYMS;
-	for (uint64_t i = 0; i < count; i += SYM_CHUNK) {
-		Elf64_Sym s[SYM_CHUNK];
-		uint64_t k = count - i < SYM_CHUNK ? count - i : SYM_CHUNK;
+	struct symbuf sb;
 
-		if (cr_read(m, symtab + i * sizeof(Elf64_Sym), s, k * sizeof(Elf64_Sym)) < 0)
+	buf_get(&sb);
+	for (uint64_t i = 0; i < count; i += sb.cap) {
+		uint64_t k = count - i < sb.cap ? count - i : sb.cap;
+
+		if (cr_read(m, symtab + i * sizeof(Elf64_Sym), sb.s, k * sizeof(Elf64_Sym)) < 0)
 			break;
 		for (uint64_t j = 0; j < k; j++)
-			consider(&b, &s[j], mod->bias, pc);
+			consider(&b, &sb.s[j], mod->bias, pc);
 	}
+	buf_put(&sb);
 	if (!b.found)
 		return -CR_ENOINFO;
 	out->start = b.start;
@@ -167,13 +229,21 @@ static int same_file(int fd, const Elf64_Ehdr *eh, const struct cr_module *mod)
 
 	if (!mod->build_id_len)
 		return 1;
+	Elf64_Phdr phs[16];
+	unsigned have = 0, base = 0;
+
 	for (unsigned i = 0; i < eh->e_phnum && i < 64; i++) {
-		Elf64_Phdr ph;
 		struct cr_mem mem;
 		uint8_t id[32];
 
-		if (pread_all(fd, &ph, sizeof(ph), eh->e_phoff + i * sizeof(ph)) < 0)
-			return 0;
+		if (i == base + have) {	/* 16 program headers a read */
+			base = i;
+			have = eh->e_phnum - i < 16 ? eh->e_phnum - i : 16;
+			if (pread_all(fd, phs, have * sizeof(phs[0]), eh->e_phoff + i * sizeof(phs[0])) < 0)
+				return 0;
+		}
+		const Elf64_Phdr ph = phs[i - base];
+
 		if (ph.p_type != PT_NOTE || ph.p_filesz > sizeof(note) ||
 		    pread_all(fd, note, ph.p_filesz, ph.p_offset) < 0)
 			continue;
@@ -191,23 +261,30 @@ static int symtab_scan(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc,
 
 	if (count > MAX_SYMS)
 		count = MAX_SYMS;
-	for (uint64_t i = 0; i < count; i += SYM_CHUNK) {
-		Elf64_Sym s[SYM_CHUNK];
-		uint64_t k = count - i < SYM_CHUNK ? count - i : SYM_CHUNK;
+	struct symbuf sb;
+	int ret = 0;
 
-		if (pread_all(fd, s, k * sizeof(Elf64_Sym), sh->sh_offset + i * sizeof(Elf64_Sym)) <
-		    0)
-			return -CR_EFAULT;
+	buf_get(&sb);
+	for (uint64_t i = 0; i < count; i += sb.cap) {
+		uint64_t k = count - i < sb.cap ? count - i : sb.cap;
+
+		if (pread_all(fd, sb.s, k * sizeof(Elf64_Sym), sh->sh_offset + i * sizeof(Elf64_Sym)) <
+		    0) {
+			ret = -CR_EFAULT;
+			break;
+		}
 		for (uint64_t j = 0; j < k; j++)
-			consider(b, &s[j], bias, pc);
+			consider(b, &sb.s[j], bias, pc);
 	}
-	return 0;
+	buf_put(&sb);
+	return ret;
 }
 
 static int symtab_fd(int fd, const struct cr_module *mod, uint64_t pc, struct cr_sym *out)
 {
 	Elf64_Ehdr eh;
-	Elf64_Shdr sh, str;
+	Elf64_Shdr shs[16], sh, str;
+	unsigned have = 0, base = 0;
 	struct best b = { 0 };
 
 	if (pread_all(fd, &eh, sizeof(eh), 0) < 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
@@ -215,8 +292,14 @@ static int symtab_fd(int fd, const struct cr_module *mod, uint64_t pc, struct cr
 	    !same_file(fd, &eh, mod))
 		return -CR_ENOINFO;
 	for (unsigned i = 0; i < eh.e_shnum && i < 65535; i++) {
-		if (pread_all(fd, &sh, sizeof(sh), eh.e_shoff + (uint64_t)i * sizeof(sh)) < 0)
-			return -CR_ENOINFO;
+		if (i == base + have) {	/* 16 section headers a read */
+			base = i;
+			have = eh.e_shnum - i < 16 ? eh.e_shnum - i : 16;
+			if (pread_all(fd, shs, have * sizeof(shs[0]),
+				      eh.e_shoff + (uint64_t)i * sizeof(shs[0])) < 0)
+				return -CR_ENOINFO;
+		}
+		sh = shs[i - base];
 		if (sh.sh_type != SHT_SYMTAB || sh.sh_link >= eh.e_shnum)
 			continue;
 		if (pread_all(fd, &str, sizeof(str), eh.e_shoff + (uint64_t)sh.sh_link * sizeof(str)) < 0)

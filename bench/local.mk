@@ -1,0 +1,29 @@
+# `make bench`: builds the benchmark programs and prints README's tables.
+if HAVE_LIBUNWIND
+EXTRA_PROGRAMS = bench/bt bench/bt-nounw bench/latency
+bench_bt_SOURCES =
+bench_bt_LDADD = bench/bt.o libcrash.la $(UNWIND_LIBS)
+bench_bt_LDFLAGS = -no-install
+bench_bt_DEPENDENCIES = bench/bt.o libcrash.la
+bench_bt_nounw_SOURCES =
+bench_bt_nounw_LDADD = bench/bt-nounw.o libcrash.la
+bench_bt_nounw_LDFLAGS = -no-install
+bench_bt_nounw_DEPENDENCIES = bench/bt-nounw.o libcrash.la
+bench_latency_SOURCES = bench/latency.c
+# The measured code: -O2, frame pointers and unwind tables, whatever CFLAGS say.
+BENCH_CF = -g -O2 -fno-omit-frame-pointer -fasynchronous-unwind-tables -I$(srcdir)/include
+bench/bt.o: $(srcdir)/bench/bt.c
+	$(AM_V_CC)$(MKDIR_P) bench && $(CC) $(CFLAGS) $(BENCH_CF) -c -o $@ $<
+bench/bt-nounw.o: $(srcdir)/bench/bt.c
+	$(AM_V_CC)$(MKDIR_P) bench && $(CC) $(CFLAGS) $(BENCH_CF) -DBT_NO_LIBUNWIND -c -o $@ $<
+bench/refhandler.so: $(srcdir)/bench/refhandler.c
+	$(AM_V_CC)$(MKDIR_P) bench && $(CC) $(CFLAGS) -O2 -fPIC -shared -o $@ $<
+bench: all bench/bt bench/bt-nounw bench/latency bench/refhandler.so
+	@top_builddir=$(builddir) $(SHELL) $(srcdir)/bench/run.sh
+else
+bench:
+	@echo "make bench needs libunwind (libunwind-dev) for its references" >&2; exit 1
+endif
+CLEANFILES += bench/*.o bench/refhandler.so bench/bt bench/bt-nounw bench/latency
+EXTRA_DIST += bench/run.sh bench/bt.c bench/latency.c bench/refhandler.c
+.PHONY: bench

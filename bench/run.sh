@@ -1,0 +1,73 @@
+#!/bin/bash
+# bench/run.sh: the figures in README's performance table, reproducible with
+# public tools: `make bench` (valgrind's callgrind for instruction counts, the
+# benchmark's own clock for wall time).  Every reference is measured in the
+# same run; quote ratios, the machine is noisy.
+set -euo pipefail
+B=${top_builddir:-.}
+BT=$B/bench/bt
+BTN=$B/bench/bt-nounw
+LAT=$B/bench/latency
+LIB=$(cd "$B/.libs" && pwd)/libcrash.so
+REF=$(cd "$B/bench" && pwd)/refhandler.so
+DEMO=$B/demo/crashme
+K=20
+
+ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
+	sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
+# capture COST: callgrind instructions per capture at a depth, warm (the
+# average of K captures after the first) or cold (the first capture).
+warm() { # ENV BIN METHOD DEPTH
+	local e=$1 b=$2 m=$3 d=$4 x y z
+	x=$(env $e "$b" "$m" "$d" 0 >/dev/null; env $e valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b" "$m" "$d" 0 2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	y=$(env $e valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b" "$m" "$d" 1 2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	z=$(env $e valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b" "$m" "$d" $((K + 1)) 2>&1 | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	echo $(( (z - y) / K )) $(( y - x ))
+}
+wall() { # ENV BIN METHOD: median ns per capture at depth 32 over 5 runs
+	local e=$1 b=$2 m=$3
+	for i in 1 2 3 4 5; do env $e BT_TIME=1 "$b" "$m" 32 2000; done | sort -n | sed -n 3p
+}
+
+echo "## Per-frame cost of a backtrace (x86_64, $(date -u +%Y-%m-%d))"
+echo
+echo "callgrind instructions per capture (warm: mean of $K after the first), per frame"
+echo "(the slope from depth 8 to 128), first capture in a fresh process at depth 32,"
+echo "and the median wall time per capture at depth 32 (5 runs of 2000)."
+echo
+echo "| method | depth 8 | depth 32 | depth 128 | per frame | first capture (d32) | wall ns (d32) |"
+echo "|---|---|---|---|---|---|---|"
+row() { # NAME ENV BIN METHOD
+	local name=$1 e=$2 b=$3 m=$4 w8 w32 w128 c
+	read -r w8 _ <<<"$(warm "$e" "$b" "$m" 8)"
+	read -r w32 c <<<"$(warm "$e" "$b" "$m" 32)"
+	read -r w128 _ <<<"$(warm "$e" "$b" "$m" 128)"
+	echo "| $name | $w8 | $w32 | $w128 | $(( (w128 - w8) / 120 )) | $c | $(wall "$e" "$b" "$m") |"
+}
+# CRASH_DISABLE=1: no crash_install(), so the first capture is really cold
+# (crash_install warms the lazy paths and the cache on purpose).
+row "libcrash crash_backtrace_with(CFI)" "CRASH_DISABLE=1" "$BT" cfi
+row "libcrash crash_backtrace() (auto)" "CRASH_DISABLE=1" "$BT" auto
+row "libcrash CFI, row cache off (CRASH_CACHE=0)" "CRASH_CACHE=0" "$BT" cfi
+row "libcrash crash_backtrace_with(FP)" "CRASH_DISABLE=1" "$BT" fp
+row "libunwind unw_backtrace()" "CRASH_DISABLE=1" "$BT" unw
+row "libunwind unw_step() loop" "CRASH_DISABLE=1" "$BT" unwstep
+row "glibc backtrace() (libgcc)" "CRASH_DISABLE=1" "$BTN" glibc
+row "naive frame-pointer walk (floor)" "CRASH_DISABLE=1" "$BT" naive
+
+echo
+echo "## Crash latency and start-up cost (whole process, 40 paired runs, ms)"
+echo
+echo "| what | with | without | median paired difference |"
+echo "|---|---|---|---|"
+out=$(mktemp)
+# demo/crashme deep 26: 33 frames at the crash; the report goes to a file.
+read -r a b d <<<"$(CRASH_OUTPUT=$out "$LAT" 40 "$LIB" - -- "$DEMO" deep 26)"
+echo "| crash at depth 33, LD_PRELOAD=libcrash.so (report to a file) | $a | $b | $d |"
+read -r a b d <<<"$(CRASH_OUTPUT=$out "$LAT" 40 "$REF" - -- "$DEMO" deep 26)"
+echo "| crash at depth 33, a glibc backtrace() handler (reference) | $a | $b | $d |"
+read -r a b d <<<"$("$LAT" 40 "$LIB" - -- /bin/true)"
+echo "| /bin/true, LD_PRELOAD=libcrash.so (start-up) | $a | $b | $d |"
+read -r a b d <<<"$("$LAT" 40 "$REF" - -- /bin/true)"
+echo "| /bin/true, the reference handler preloaded | $a | $b | $d |"
+rm -f "$out"
