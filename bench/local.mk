@@ -18,12 +18,14 @@ bench/bt-nounw.o: $(srcdir)/bench/bt.c
 	$(AM_V_CC)$(MKDIR_P) bench && $(CC) $(CFLAGS) $(BENCH_CF) -DBT_NO_LIBUNWIND -c -o $@ $<
 bench/refhandler.so: $(srcdir)/bench/refhandler.c
 	$(AM_V_CC)$(MKDIR_P) bench && $(CC) $(CFLAGS) -O2 -fPIC -shared -o $@ $<
-bench: all bench/bt bench/bt-nounw bench/latency bench/refhandler.so
+bench/empty.so:
+	$(AM_V_CC)$(MKDIR_P) bench && echo 'int crash_bench_empty;' | $(CC) $(CFLAGS) -fPIC -shared -x c -o $@ -
+bench: all bench/bt bench/bt-nounw bench/latency bench/refhandler.so bench/empty.so
 	@top_builddir=$(builddir) $(SHELL) $(srcdir)/bench/run.sh
 else
 bench:
 	@echo "make bench needs libunwind (libunwind-dev) for its references" >&2; exit 1
 endif
-CLEANFILES += bench/*.o bench/refhandler.so bench/bt bench/bt-nounw bench/latency
+CLEANFILES += bench/*.o bench/refhandler.so bench/empty.so bench/bt bench/bt-nounw bench/latency
 EXTRA_DIST += bench/run.sh bench/bt.c bench/latency.c bench/refhandler.c
 .PHONY: bench

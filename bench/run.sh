@@ -10,6 +10,7 @@ BTN=$B/bench/bt-nounw
 LAT=$B/bench/latency
 LIB=$(cd "$B/.libs" && pwd)/libcrash.so
 REF=$(cd "$B/bench" && pwd)/refhandler.so
+EMPTY=$(cd "$B/bench" && pwd)/empty.so
 DEMO=$B/demo/crashme
 K=20
 
@@ -70,4 +71,8 @@ read -r a b d <<<"$("$LAT" 40 "$LIB" - -- /bin/true)"
 echo "| /bin/true, LD_PRELOAD=libcrash.so (start-up) | $a | $b | $d |"
 read -r a b d <<<"$("$LAT" 40 "$REF" - -- /bin/true)"
 echo "| /bin/true, the reference handler preloaded | $a | $b | $d |"
+read -r a b d <<<"$("$LAT" 40 "$EMPTY" - -- /bin/true)"
+echo "| /bin/true, an empty library preloaded (the floor of any preload) | $a | $b | $d |"
+read -r a b d <<<"$("$LAT" 40 "$LIB" "$EMPTY" -- /bin/true)"
+echo "| /bin/true, libcrash.so against the empty library | $a | $b | $d |"
 rm -f "$out"

@@ -17,7 +17,6 @@
 #include "mem.h"
 #include "module.h"
 #include "options.h"
-#include "out.h"
 
 struct cr_config cr_cfg = {
 	.fd = 2,
@@ -76,18 +75,6 @@ static int open_output(const struct crash_options *o)
 	return fd < 0 ? -errno : fd;
 }
 
-/* Run every lazy path once (PLT slots, page faults on our code, module table). */
-static void warm_up(void)
-{
-	void *buf[4];
-	struct cr_out o;
-	char sink[64];
-
-	crash_backtrace(buf, 4);
-	cr_out_mem(&o, sink, sizeof(sink));
-	cr_putu(&o, 1);
-	cr_flush(&o);
-}
 
 static int set_handlers(unsigned long long sigs)
 {
@@ -170,7 +157,9 @@ int crash_install(const struct crash_options *opts)
 	cr_cfg.max_frames = opts->max_frames ? (unsigned)opts->max_frames : CR_DEFAULT_FRAMES;
 	cr_cfg.chain = !opts->no_chain;
 	sigs = opts->signals ? opts->signals : CR_DEFAULT_SIGNALS;
-	warm_up();
+	/* Nothing else is lazy: the safe reader was probed above, the module
+	   table taken, PLT slots bound at load (-z now); the CFI row cache
+	   fills as walks need it. */
 	restore(installed & ~sigs);	/* signals dropped by this call */
 	ret = set_handlers(sigs);
 	cr_cfg.signals = sigs;

@@ -72,14 +72,14 @@ static void copy_path(char *dst, size_t cap, const char *src)
 
 static int snap_one(struct dl_phdr_info *info, size_t size, void *arg)
 {
+	const struct cr_mem *m = arg;
 	struct cr_module mod;
 
 	(void)size;
-	(void)arg;
 	if (n_mods >= MAX_MODS)
 		return 1;
-	if (cr_module_from_phdrs(&cr_mem_self, info->dlpi_addr, (uintptr_t)info->dlpi_phdr,
-				 info->dlpi_phnum, &mod) < 0)
+	if (cr_module_from_phdrs(m, info->dlpi_addr, (uintptr_t)info->dlpi_phdr, info->dlpi_phnum,
+				 &mod) < 0)
 		return 0;
 	if (info->dlpi_name && info->dlpi_name[0]) {
 		copy_path(mod.path, sizeof(mod.path), info->dlpi_name);
@@ -102,8 +102,12 @@ static int snap_one(struct dl_phdr_info *info, size_t size, void *arg)
 
 int cr_modules_snapshot(void)
 {
+	struct cr_mem_fast fast;
+
+	/* Install time, the loader's own pointers: proven pages, few system calls. */
+	cr_mem_fast_init(&fast);
 	__atomic_store_n(&n_mods, 0, __ATOMIC_RELEASE);
-	dl_iterate_phdr(snap_one, NULL);
+	dl_iterate_phdr(snap_one, &fast.m);
 	__atomic_store_n(&n_mods, n_mods, __ATOMIC_RELEASE);
 	return (int)n_mods;
 }
