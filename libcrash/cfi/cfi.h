@@ -73,7 +73,7 @@ int cr_eh_parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t
  * aarch64: RA_SIGN_STATE is row->reg[34], CR_VAL_OFFSET with off 1 while the
  * return address is signed (see cfa.c).  AS-safe; about 6 KiB of stack.
  */
-#define CR_CFA_STACK 8
+#define CR_CFA_STACK 4	/* GCC and clang nest remember_state one level deep */
 #define CR_CFA_MAX_INSNS (1u << 18)
 int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
 	       uint64_t pc, struct cr_row *row);
