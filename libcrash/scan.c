@@ -18,6 +18,9 @@ __attribute__((noinline)) static int function_of(struct cr_walk *w, uint64_t pc,
 
 	if (cr_walk_module(w, pc, &mod) < 0 || cr_sym_find(w->mem, mod, pc, &sym) < 0)
 		return -CR_ENOSTART;
+	/* A pc past its symbol's end (a PLT stub after _init) has no known start. */
+	if (sym.size && pc - sym.start >= sym.size)
+		return -CR_ENOSTART;
 	*start = sym.start;
 	*size = sym.size;
 	return 0;

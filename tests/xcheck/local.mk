@@ -21,6 +21,9 @@ tests/xcheck/libxwork.so: tests/xcheck/xw-pic.o
 	$(AM_V_CCLD)$(CC) $(CFLAGS) -shared -o $@ tests/xcheck/xw-pic.o
 CLEANFILES += tests/xcheck/xw-*.o tests/xcheck/libxwork.so
 
+# Scan against CFI (issue 5): needs no libunwind.
+include tests/xcheck/scan.mk
+
 if HAVE_LIBUNWIND
 XCHECK_LDADD = $(UNIT_LDADD) $(UNWIND_LIBS) -ldl
 check_PROGRAMS += tests/xcheck/fpcheck

@@ -1,274 +1,606 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * x86_64 prologue decoder.  Knows the lengths of the instructions that GCC and
- * clang put in prologues and epilogues (Intel SDM vol. 2, chapter 2 for the
- * REX/ModRM/SIB layout) and of the register moves they interleave with them.
+ * x86_64 prologue decoder: an instruction-length decoder for user-mode code
+ * (Intel SDM vol. 2, chapter 2 and appendix A "Opcode Map"; AMD APM vol. 3,
+ * appendix A) and a frame tracker that walks the function from its start to
+ * the pc, like the fixed-length arches do.
  *
- * Policy.  Instructions are decoded from the function start up to pc_off.  The
- * first instruction outside the subset ends decoding: its length is unknown,
- * so nothing after it can be followed, and it is taken to start the body (a
- * compiled body leaves sp where the prologue put it).  An instruction in the
- * subset that writes rsp in a way we cannot follow (sub %reg,%rsp, and $-16,
- * %rsp) is accepted only while the CFA is rbp-based, and fails otherwise.
- * For frame 0, when decoding stopped before pc, the bytes at pc are tried as an
- * epilogue (pop/leave/add/lea ... ret), whose state is exact wherever the body
- * was.
+ * Lengths.  Legacy prefixes (66 67 f2 f3 f0 and the segment overrides), REX,
+ * VEX (c4/c5), EVEX (62: always EVEX in 64-bit mode, where BOUND is invalid),
+ * the one-byte, 0f, 0f38 and 0f3a maps (VEX maps 1-3, EVEX maps 1-3, 5, 6),
+ * ModRM + SIB + displacement, and the immediate sizes (66 shrinks iz to 16
+ * bits unless REX.W; B8+r with REX.W takes imm64; A0-A3 take a 64-bit moffs,
+ * 32 with 67; f6/f7 /0,/1 take ib/iz; c8 enter takes iw + ib).  Anything else
+ * (3DNow!, XOP, AMX-less reserved slots, far transfers, APX map 4, privileged
+ * moves to control registers) has no size here: decoding fails on it.
+ *
+ * Frame.  Every instruction that can write rsp or rbp is identified: push/pop
+ * (and of immediates, memory, flags, fs/gs), add/sub $imm,%rsp, lea to rsp/rbp,
+ * mov between rsp and rbp, leave, enter $N,$0, call/ret/jmp; and, through the
+ * opcode tables, every other instruction whose destination is a general
+ * register (ALU ops, mov, xchg, cmov, setcc, shifts, bswap, BMI, vector
+ * extracts to a GPR, ...).  A write we cannot follow makes rsp unknown (an
+ * error unless the CFA is rbp-based) or drops the frame pointer (an error
+ * unless rsp is known).
+ *
+ * Unknown instruction policy.  An instruction that cannot be sized fails the
+ * scan (-CR_EINVAL) while the CFA is rsp-based: nothing after it could be
+ * followed, and a wrong CFA is worse than none.  Once the CFA is rbp-based it
+ * ends the walk instead: compiled code does not touch rbp between its
+ * prologue and its epilogue, so the rbp row holds for the body; for frame 0
+ * the bytes at pc are then tried as an epilogue (pop/leave/add/lea ... ret),
+ * whose state is exact wherever the body was.
+ *
+ * Branches.  The state at a forward branch target is remembered (a small
+ * table): code after a ret or jmp is reached only by a branch, so it takes
+ * the state of the branch that targets it (a shrink-wrapped early exit before
+ * the prologue), or else the state of the body before the last epilogue.  A
+ * conditional backward branch whose target had another rsp (a stack-probe
+ * loop) makes rsp unknown.
  *
  * DWARF numbers (SysV x86_64 psABI 3.6.2, figure 3.36): rax 0, rdx 1, rcx 2,
  * rbx 3, rsi 4, rdi 5, rbp 6, rsp 7, r8-r15 8-15, return address 16.
  */
 #include "arch/scan.h"
 
+
+/*
+ * Instruction lengths.  Each opcode of the one-byte and 0f maps (SDM vol. 2,
+ * tables A-2 and A-3) has: its immediate (T_*), whether a ModRM byte follows
+ * (M), and which general register it writes: the ModRM reg field (R), the r/m
+ * field in register form (W); B: a byte operation (without REX, registers 4-7
+ * are ah..bh, not spl..dil).  X: no size here (invalid in 64-bit mode, a
+ * prefix or escape handled before the table, or not modelled).
+ */
+enum {
+	T_IB = 1, T_IW, T_IZ, T_IV, T_MOFFS, T_ENTER, T_GRP3, T_JZ,	/* bits 0-3 */
+	M = 0x10, R = 0x20, W = 0x40, B = 0x80, X = 0x100,
+	N0 = 0, IB = T_IB, IZ = T_IZ,
+};
+
+static const uint16_t map0[256] = {
+/* 00 */ M|W|B, M|W, M|R|B, M|R, IB, IZ, X, X, M|W|B, M|W, M|R|B, M|R, IB, IZ, X, X,
+/* 10 */ M|W|B, M|W, M|R|B, M|R, IB, IZ, X, X, M|W|B, M|W, M|R|B, M|R, IB, IZ, X, X,
+/* 20 */ M|W|B, M|W, M|R|B, M|R, IB, IZ, X, X, M|W|B, M|W, M|R|B, M|R, IB, IZ, X, X,
+/* 30 */ M|W|B, M|W, M|R|B, M|R, IB, IZ, X, X, M|B, M, M|B, M, IB, IZ, X, X,
+/* 40 */ X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+/* 50 */ N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, N0,
+/* 60 */ X, X, X, M|R, X, X, X, X, IZ, M|R|IZ, IB, M|R|IB, N0, N0, N0, N0,
+/* 70 */ IB, IB, IB, IB, IB, IB, IB, IB, IB, IB, IB, IB, IB, IB, IB, IB,
+/* 80 */ M|W|B|IB, M|W|IZ, X, M|W|IB, M|B, M, M|R|W|B, M|R|W, M|W|B, M|W, M|R|B, M|R,
+	 M|W, M|R, M, M|W,
+/* 90 */ N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, X, N0, N0, N0, N0, N0,
+/* a0 */ T_MOFFS, T_MOFFS, T_MOFFS, T_MOFFS, N0, N0, N0, N0, IB, IZ, N0, N0, N0, N0, N0, N0,
+/* b0 */ IB, IB, IB, IB, IB, IB, IB, IB, T_IV, T_IV, T_IV, T_IV, T_IV, T_IV, T_IV, T_IV,
+/* c0 */ M|W|B|IB, M|W|IB, T_IW, N0, X, X, M|W|B|IB, M|W|IZ, T_ENTER, N0, X, X, N0, IB, X, X,
+/* d0 */ M|W|B, M|W, M|W|B, M|W, X, X, X, N0, M, M, M, M, M, M, M, M,
+/* e0 */ IB, IB, IB, IB, IB, IB, IB, IB, T_JZ, T_JZ, X, IB, N0, N0, N0, N0,
+/* f0 */ X, N0, X, X, N0, N0, M|B|T_GRP3, M|T_GRP3, N0, N0, N0, N0, N0, N0, M|W|B, M,
+};
+
+static const uint16_t map1[256] = {
+/* 00 */ M|W, M, M|R, M|R, X, N0, N0, N0, N0, N0, X, N0, X, M, N0, X,
+/* 10 */ M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M,
+/* 20 */ X, X, X, X, X, X, X, X, M, M, M, M, M|R, M|R, M, M,
+/* 30 */ N0, N0, N0, N0, N0, N0, X, N0, X, X, X, X, X, X, X, X,
+/* 40 */ M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R,
+/* 50 */ M|R, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M,
+/* 60 */ M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M,
+/* 70 */ M|IB, M|IB, M|IB, M|IB, M, M, M, N0, X, X, X, X, M, M, M|W, M,
+/* 80 */ T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ,
+	 T_JZ, T_JZ,
+/* 90 */ M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B,
+	 M|W|B, M|W|B, M|W|B, M|W|B,
+/* a0 */ N0, N0, N0, M, M|W|IB, M|W, X, X, N0, N0, X, M|W, M|W|IB, M|W, M, M|R,
+/* b0 */ M|W|B, M|W, M|R, M|W, M|R, M|R, M|R, M|R, M|R, M, M|W|IB, M|W, M|R, M|R, M|R, M|R,
+/* c0 */ M|R|W|B, M|R|W, M|IB, M, M|IB, M|R|IB, M|IB, M|W, N0, N0, N0, N0, N0, N0, N0, N0,
+/* d0 */ M, M, M, M, M, M, M, M|R, M, M, M, M, M, M, M, M,
+/* e0 */ M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M,
+/* f0 */ M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M,
+};
+
+enum { X86_P66 = 1, X86_P67 = 2, X86_PF2 = 4, X86_PF3 = 8, X86_PLOCK = 16 };
+
+struct x86_insn {
+	const uint8_t *p;	/* the first byte */
+	uint8_t len;
+	uint8_t map;		/* 0 one-byte, 1 0f, 2 0f38, 3 0f3a; VEX/EVEX: mmmmm */
+	uint8_t vex;		/* 0 legacy, 2 or 3 VEX (c5/c4), 4 EVEX */
+	uint8_t op;
+	uint8_t pfx;		/* X86_P*; VEX pp folded in */
+	uint8_t rex;		/* W R X B in bits 3-0, from REX (0x4X) or VEX/EVEX */
+	uint8_t vvvv;		/* VEX/EVEX extra register */
+	uint8_t has_modrm, modrm, has_sib, sib;
+	uint8_t imm_at, imm_len;
+	int32_t disp;
+	uint16_t wmask;		/* general registers written (hardware numbers) */
+};
+
+/* ModRM, SIB and displacement at p[0] (SDM 2.1.5, tables 2-2 and 2-3; the
+   32-bit forms under 67 have the same sizes).  Bytes taken, 0 if truncated. */
+static size_t modrm(const uint8_t *p, size_t avail, struct x86_insn *d)
+{
+	unsigned mod = p[0] >> 6, rm = p[0] & 7;
+	size_t n = 1, dl = 0;
+	uint32_t v = 0;
+
+	d->has_modrm = 1;
+	d->modrm = p[0];
+	if (mod != 3 && rm == 4) {
+		if (avail < 2)
+			return 0;
+		d->has_sib = 1;
+		d->sib = p[1];
+		n = 2;
+		if (mod == 0 && (p[1] & 7) == 5)
+			dl = 4;	/* no base: disp32 */
+	} else if (mod == 0 && rm == 5) {
+		dl = 4;	/* rip-relative */
+	}
+	if (mod == 1)
+		dl = 1;
+	else if (mod == 2)
+		dl = 4;
+	if (n + dl > avail)
+		return 0;
+	for (size_t i = 0; i < dl; i++)
+		v |= (uint32_t)p[n + i] << (8 * i);
+	d->disp = (int32_t)cr_scan_sext(v, dl ? 8 * (unsigned)dl : 8);
+	return n + dl;
+}
+
+/* Immediate bytes for table class t. */
+static unsigned imm_len(unsigned t, const struct x86_insn *d, int *bad)
+{
+	int w = d->rex & 8, o16 = (d->pfx & X86_P66) != 0;
+
+	switch (t) {
+	case T_IB: return 1;
+	case T_IW: return 2;
+	case T_IZ: return !w && o16 ? 2 : 4;
+	case T_IV: return w ? 8 : o16 ? 2 : 4;
+	case T_MOFFS: return d->pfx & X86_P67 ? 4 : 8;
+	case T_ENTER: return 3;
+	case T_GRP3:	/* test /0 /1 only */
+		if (((d->modrm >> 3) & 7) > 1)
+			return 0;
+		return d->op == 0xf6 ? 1 : !w && o16 ? 2 : 4;
+	case T_JZ:	/* 66 gives rel16 on AMD only: vendor-dependent, refused */
+		*bad = o16;
+		return 4;
+	}
+	return 0;
+}
+
+/* The general registers a VEX/EVEX instruction writes (BMI, extracts, kmov, conversions). */
+static unsigned vex_flags(const struct x86_insn *d)
+{
+	unsigned op = d->op, f3 = d->pfx & X86_PF3, f2 = d->pfx & X86_PF2, evex = d->vex == 4;
+
+	switch (d->map) {
+	case 1:
+		if (op == 0x77)
+			return evex ? X : N0;	/* vzeroupper/vzeroall: no ModRM */
+		if ((op >= 0x70 && op <= 0x73) || op == 0xc2 || op == 0xc4 || op == 0xc6)
+			return M | IB;
+		if (op == 0xc5)
+			return M | IB | R;	/* vpextrw */
+		if (op == 0x50 || op == 0xd7 || op == 0x2c || op == 0x2d || (!evex && op == 0x93))
+			return M | R;	/* vmovmskp, vpmovmskb, vcvt*2si, kmov r32,k */
+		if (evex && (op == 0x78 || op == 0x79) && (f2 || f3))
+			return M | R;	/* vcvt*2usi */
+		return op == 0x7e && !f3 ? M | W : M;	/* vmovd/q to r/m */
+	case 2:
+		if (evex)
+			return M;
+		if (op == 0xf2 || op == 0xf5 || op == 0xf6 || op == 0xf7)
+			return M | R;	/* andn, bzhi/pdep/pext, mulx, bextr/shlx/sarx/shrx */
+		return M;
+	case 3:
+		if (op >= 0x14 && op <= 0x17)
+			return M | IB | W;	/* vpextrb/w/d/q, vextractps */
+		return !evex && op == 0xf0 ? M | IB | R : M | IB;	/* rorx */
+	case 5:
+		if (!evex)
+			return X;
+		if ((op == 0x2c || op == 0x2d || op == 0x78 || op == 0x79) && f3)
+			return M | R;	/* vcvt*sh2si/usi */
+		return op == 0x7e ? M | W : M;	/* vmovw to r/m */
+	case 6:
+		return evex ? M : X;
+	}
+	return X;
+}
+
+/* VEX (c4/c5, SDM 2.3.5) or EVEX (62, SDM 2.7.1) at p[0].  Bytes up to the opcode, or 0. */
+static size_t vex_prefix(const uint8_t *p, size_t avail, struct x86_insn *d)
+{
+	static const uint8_t pp[4] = { 0, X86_P66, X86_PF3, X86_PF2 };
+	size_t n = p[0] == 0xc5 ? 2 : p[0] == 0xc4 ? 3 : 4;
+	uint8_t b1, wv;
+
+	if (avail < n + 1)
+		return 0;
+	b1 = p[1];
+	d->vex = (uint8_t)(p[0] == 0x62 ? 4 : n);
+	if (p[0] == 0xc5) {
+		d->map = 1;
+		d->rex = (uint8_t)((~b1 >> 5) & 4);
+		wv = b1 & 0x7f;
+	} else {
+		d->map = b1 & (p[0] == 0x62 ? 0x0f : 0x1f);
+		d->rex = (uint8_t)((~b1 >> 5) & 7) | (p[2] >> 4 & 8);
+		wv = p[2];
+		/* EVEX: P0 bit 3 is 0 and P1 bit 2 is 1 (else APX or invalid). */
+		if (p[0] == 0x62 && (d->map & 8 || !(p[2] & 4)))
+			return 0;
+	}
+	d->vvvv = (uint8_t)((~wv >> 3) & 15);
+	d->pfx |= pp[wv & 3];
+	return n;
+}
+
+/* Writes the tables cannot express: registers in the opcode, /digit groups, prefixes. */
+static void x86_writes_special(struct x86_insn *d)
+{
+	unsigned op = d->op, b = d->rex & 1, ext = (d->modrm >> 3) & 7, mod3 = d->modrm >> 6 == 3;
+	unsigned rm = (d->modrm & 7) | b << 3, r = (op & 7) | b << 3;
+
+	if (d->vex) {
+		if (d->vex != 4 && d->map == 2 && (op == 0xf3 || op == 0xf6))
+			d->wmask |= (uint16_t)(1u << d->vvvv);	/* blsr/blsmsk/blsi, mulx */
+		return;
+	}
+	switch (d->map) {
+	case 0:
+		if ((op >= 0x91 && op <= 0x97) || (op == 0x90 && b))
+			d->wmask |= (uint16_t)(1u << r | 1u);	/* xchg r, rax */
+		else if (op >= 0xb0 && op <= 0xb7 && (d->rex || (op & 7) < 4))
+			d->wmask |= (uint16_t)(1u << r);	/* mov $ib, r8 */
+		else if (op >= 0xb8 && op <= 0xbf)
+			d->wmask |= (uint16_t)(1u << r);	/* mov $imm, r */
+		else if ((op == 0x80 || op == 0x81 || op == 0x83) && ext == 7)
+			d->wmask = 0;	/* cmp */
+		else if ((op == 0xf6 || op == 0xf7) && mod3 && (ext == 2 || ext == 3) &&
+			 (op == 0xf7 || d->rex || rm < 4))
+			d->wmask |= (uint16_t)(1u << rm);	/* not, neg */
+		else if (op == 0xff && mod3 && ext <= 1)
+			d->wmask |= (uint16_t)(1u << rm);	/* inc, dec */
+		break;
+	case 1:
+		if (op >= 0xc8 && op <= 0xcf)
+			d->wmask |= (uint16_t)(1u << r);	/* bswap */
+		else if (op == 0x7e && (d->pfx & X86_PF3))
+			d->wmask = 0;	/* movq xmm, xmm/m64 */
+		else if (op == 0xae && (d->pfx & X86_PF3) && mod3 && ext <= 1)
+			d->wmask |= (uint16_t)(1u << rm);	/* rdfsbase, rdgsbase */
+		break;
+	case 2:
+		if (op == 0xf0 || (op == 0xf1 && (d->pfx & X86_PF2)) ||
+		    (op == 0xf6 && (d->pfx & (X86_P66 | X86_PF3))))
+			d->wmask |= (uint16_t)(1u << (((d->modrm >> 3) & 7) | (d->rex & 4) << 1));
+		break;	/* movbe load, crc32, adcx, adox */
+	case 3:
+		if (op >= 0x14 && op <= 0x17 && mod3)
+			d->wmask |= (uint16_t)(1u << rm);	/* pextrb/w/d/q, extractps */
+		break;
+	}
+}
+
+/*
+ * Length of the instruction at p (at most avail bytes are read); 0 if it
+ * cannot be sized (unknown, or truncated).  Fills *d.
+ */
+static size_t x86_len(const uint8_t *p, size_t avail, struct x86_insn *d)
+{
+	size_t i = 0, n;
+	unsigned f, t, reg, rm;
+	int bad = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->p = p;
+	if (avail > 15)
+		avail = 15;	/* SDM 2.3.11: longer is #GP */
+	for (; i < avail; i++) {
+		uint8_t c = p[i];
+
+		if (c == 0x66)
+			d->pfx |= X86_P66;
+		else if (c == 0x67)
+			d->pfx |= X86_P67;
+		else if (c == 0xf2)
+			d->pfx |= X86_PF2;
+		else if (c == 0xf3)
+			d->pfx |= X86_PF3;
+		else if (c == 0xf0)
+			d->pfx |= X86_PLOCK;
+		else if (c != 0x2e && c != 0x36 && c != 0x3e && c != 0x26 && c != 0x64 && c != 0x65)
+			break;
+	}
+	if (i < avail && (p[i] & 0xf0) == 0x40)
+		d->rex = p[i++];	/* 0x40 kept: a REX without bits still selects spl..dil */
+	if (i >= avail)
+		return 0;
+	if (p[i] == 0xc4 || p[i] == 0xc5 || p[i] == 0x62) {
+		/* 66/f2/f3/lock or REX before VEX/EVEX: #UD (SDM 2.3.2) */
+		if (d->rex || (d->pfx & (X86_P66 | X86_PF2 | X86_PF3 | X86_PLOCK)) ||
+		    !(n = vex_prefix(p + i, avail - i, d)))
+			return 0;
+		i += n;
+		d->op = p[i++];
+		f = vex_flags(d);
+	} else if (p[i] == 0x0f) {
+		if (++i >= avail)
+			return 0;
+		d->map = 1;
+		if (p[i] == 0x38 || p[i] == 0x3a) {
+			d->map = p[i] == 0x38 ? 2 : 3;
+			if (++i >= avail)
+				return 0;
+		}
+		d->op = p[i++];
+		f = d->map == 1 ? map1[d->op] : d->map == 2 ? M : M | IB;
+	} else {
+		d->op = p[i++];
+		f = map0[d->op];
+		/* 8f with ModRM.reg != 0 is XOP (AMD), not pop */
+		if (d->op == 0x8f && i < avail && (p[i] & 0x38))
+			return 0;
+	}
+	if (f & X)
+		return 0;
+	if (f & M) {
+		if (i >= avail || !(n = modrm(p + i, avail - i, d)))
+			return 0;
+		i += n;
+	}
+	t = f & 15;
+	d->imm_at = (uint8_t)i;
+	d->imm_len = (uint8_t)(t ? imm_len(t, d, &bad) : 0);
+	if (bad || i + d->imm_len > avail)
+		return 0;
+	d->len = (uint8_t)(i + d->imm_len);
+	/* Registers written: reg field, or r/m in register form. */
+	reg = ((d->modrm >> 3) & 7) | (d->rex & 4) << 1;
+	rm = (d->modrm & 7) | (d->rex & 1) << 3;
+	if ((f & B) && !d->rex) {	/* ah..bh, not spl..dil */
+		reg = reg >= 4 ? 16 : reg;
+		rm = rm >= 4 ? 16 : rm;
+	}
+	if ((f & R) && reg < 16)
+		d->wmask |= (uint16_t)(1u << reg);
+	if ((f & W) && (d->modrm >> 6) == 3 && rm < 16)
+		d->wmask |= (uint16_t)(1u << rm);
+	x86_writes_special(d);
+	return d->len;
+}
+
 enum { RBX = 3, RBP = 6, RSP = 7, RIP = 16 };
+enum { HW_RSP = 4, HW_RBP = 5 };
 
 /* Hardware (ModRM/REX) register number -> DWARF number. */
 static const uint8_t dwarf_of[16] = { 0, 2, 1, 3, 7, 6, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15 };
 
 enum kind {
-	I_OTHER,	/* no effect on the frame */
-	I_PUSH,		/* push reg */
-	I_POP,		/* pop reg */
-	I_SPADD,	/* rsp += imm */
-	I_SP_FP,	/* rsp = rbp + imm */
-	I_FP_SP,	/* rbp = rsp */
-	I_LEAVE,
-	I_RET,
-	I_CALL,
-	I_JMP,
-	I_SP_UNK,	/* rsp changes by an unknown amount */
-	I_FP_UNK,	/* rbp is overwritten */
+	K_NONE,		/* only the registers in wmask, if any, are written */
+	K_PUSH,		/* rsp -= 8; reg (DWARF, 0xff: not a register) stored at the new rsp */
+	K_POP,		/* rsp += 8; reg loaded (0xff: memory, flags, segment) */
+	K_SPADD,	/* rsp += imm */
+	K_SP_FP,	/* rsp = rbp + imm */
+	K_FP_SP,	/* rbp = rsp + imm */
+	K_LEAVE,
+	K_ENTER,	/* enter $imm, $0 */
+	K_RET,
+	K_CALL,
+	K_JMP,		/* unconditional; target if has_target */
+	K_JCC,		/* conditional; target */
+	K_STORE,	/* mov %reg,imm(%base) */
+	K_LOAD,		/* mov imm(%base),%reg (the write of reg is also in wmask) */
 };
 
 struct insn {
 	enum kind kind;
-	unsigned reg;	/* I_PUSH/I_POP: DWARF number */
+	uint8_t reg;
+	uint8_t has_target;
+	uint8_t base;		/* K_STORE/K_LOAD: RSP or RBP (DWARF) */
+	uint16_t wmask;		/* hardware GPRs written in a way we do not follow */
 	int64_t imm;
+	int64_t target;		/* branch target, relative to this instruction's end */
 };
 
-/* Bytes taken by ModRM (at p[0]), SIB and displacement; 0 if truncated. */
-static size_t modrm_len(const uint8_t *p, size_t avail)
-{
-	unsigned mod = p[0] >> 6, rm = p[0] & 7;
-	size_t n = 1;
-
-	if (mod != 3 && rm == 4) {
-		if (avail < 2)
-			return 0;
-		n = 2;
-		if (mod == 0 && (p[1] & 7) == 5)
-			n += 4;
-	} else if (mod == 0 && rm == 5) {
-		n += 4;	/* rip-relative disp32 */
-	}
-	if (mod == 1)
-		n += 1;
-	else if (mod == 2)
-		n += 4;
-	return n <= avail ? n : 0;
-}
-
-static int64_t disp(const uint8_t *p, unsigned bytes)
+static int64_t imm_at(const struct x86_insn *d)
 {
 	uint64_t v = 0;
 	unsigned i;
 
-	for (i = 0; i < bytes; i++)
-		v |= (uint64_t)p[i] << (8 * i);
-	return cr_scan_sext(v, 8 * bytes);
-}
-
-/* What an instruction writing register hw (REX-extended) does to the frame. */
-static enum kind dest(unsigned hw)
-{
-	if (hw == 4)
-		return I_SP_UNK;
-	if (hw == 5)
-		return I_FP_UNK;
-	return I_OTHER;
+	for (i = 0; i < d->imm_len && i < 8; i++)
+		v |= (uint64_t)d->p[d->imm_at + i] << (8 * i);
+	return d->imm_len >= 8 ? (int64_t)v : cr_scan_sext(v, 8 * d->imm_len);
 }
 
 /*
- * lea disp(%rsp),%rsp and lea disp(%rbp),%rsp (m: the ModRM byte, b: REX.B);
- * anything else loaded into rsp moves it by an unknown amount.
+ * lea to rsp or rbp: disp(%rsp) or disp(%rbp) without index (SDM 2.1.5); anything
+ * else is a write we do not follow.
  */
-static enum kind lea_sp(const uint8_t *m, unsigned b, struct insn *in)
+static void lea(const struct x86_insn *d, unsigned dst, struct insn *in)
 {
-	unsigned mod = m[0] >> 6, rm = (m[0] & 7) | b << 3;
+	unsigned mod = d->modrm >> 6, rm = (d->modrm & 7) | (d->rex & 1) << 3;
+	int64_t disp = d->disp;
 
-	if (mod == 1 || mod == 2) {
-		unsigned dbytes = mod == 1 ? 1 : 4;
-
-		if (rm == 4 && m[1] == 0x24) {	/* SIB: base rsp, no index */
-			in->imm = disp(m + 2, dbytes);
-			return I_SPADD;
-		}
-		if (rm == 5) {
-			in->imm = disp(m + 1, dbytes);
-			return I_SP_FP;
-		}
+	if (d->pfx & (X86_P66 | X86_P67) || !(d->rex & 8))
+		goto unk;
+	if (rm == HW_RSP && d->has_sib && d->sib == 0x24 && mod != 0) {
+		in->kind = dst == HW_RSP ? K_SPADD : K_FP_SP;	/* lea d(%rsp),%rsp/%rbp */
+		in->imm = disp;
+		in->wmask = 0;
+		return;
 	}
-	return I_SP_UNK;
-}
-
-/* Opcodes with a ModRM operand and no immediate: "op r/m, reg" (rm_dst) or "op reg, r/m". */
-static int modrm_op(uint8_t op, int *rm_dst)
-{
-	switch (op) {
-	case 0x01: case 0x09: case 0x21: case 0x29: case 0x31: case 0x89:
-		*rm_dst = 1;	/* add, or, and, sub, xor, mov to r/m */
-		return 1;
-	case 0x03: case 0x0b: case 0x23: case 0x2b: case 0x33: case 0x8b: case 0x8d:
-		*rm_dst = 0;	/* the same to reg, and lea */
-		return 1;
-	case 0x39: case 0x3b: case 0x85:
-		*rm_dst = -1;	/* cmp, test: no destination */
-		return 1;
+	if (rm == HW_RBP && !d->has_sib && mod != 0 && dst == HW_RSP) {
+		in->kind = K_SP_FP;	/* lea d(%rbp),%rsp */
+		in->imm = disp;
+		in->wmask = 0;
+		return;
 	}
-	return 0;
-}
-
-/* An instruction with a ModRM byte at p[0]; op is the opcode.  Returns the length after op. */
-static size_t decode_modrm(uint8_t op, unsigned rex, const uint8_t *p, size_t avail,
-			   int rm_dst, struct insn *in)
-{
-	unsigned mod = p[0] >> 6;
-	unsigned reg = ((p[0] >> 3) & 7) | (rex & 4) << 1, rm = (p[0] & 7) | (rex & 1) << 3;
-	size_t n = modrm_len(p, avail);
-
-	if (!n)
-		return 0;
-	in->kind = I_OTHER;
-	if (op == 0x8d) {
-		in->kind = reg == 4 ? lea_sp(p, rex & 1, in) : dest(reg);
-	} else if (mod == 3 && (op == 0x89 || op == 0x8b)) {
-		unsigned to = op == 0x89 ? rm : reg, from = op == 0x89 ? reg : rm;
-
-		if (to == 5 && from == 4 && (rex & 8))
-			in->kind = I_FP_SP;	/* mov %rsp,%rbp: 48 89 e5 or 48 8b ec */
-		else if (to == 4 && from == 5 && (rex & 8))
-			in->kind = I_SP_FP;	/* mov %rbp,%rsp */
-		else
-			in->kind = dest(to);
+	if (rm == HW_RSP && d->has_sib && d->sib == 0x24 && mod == 0) {
+		in->kind = dst == HW_RSP ? K_SPADD : K_FP_SP;	/* lea (%rsp),%reg */
 		in->imm = 0;
-	} else if (rm_dst == 0) {
-		in->kind = dest(reg);
-	} else if (rm_dst == 1 && mod == 3) {
-		in->kind = dest(rm);
+		in->wmask = 0;
+		return;
 	}
-	return n;
+unk:
+	in->wmask |= 1u << dst;
 }
 
-/* Group 1 (0x81 imm32/imm16, 0x83 imm8): add/or/adc/sbb/and/sub/xor/cmp r/m, imm. */
-static size_t decode_grp1(uint8_t op, unsigned rex, int opsz, const uint8_t *p, size_t avail,
-			  struct insn *in)
+/*
+ * mov %reg,disp(%rsp|%rbp) is a save (the first store of a callee-saved
+ * register), mov disp(%rsp|%rbp),%reg a restore if that is its slot.
+ */
+static int mov_mem(const struct x86_insn *d, int store, unsigned reg, struct insn *in)
 {
-	unsigned mod = p[0] >> 6, ext = (p[0] >> 3) & 7, rm = (p[0] & 7) | (rex & 1) << 3;
-	size_t n = modrm_len(p, avail), ib = op == 0x83 ? 1 : opsz && !(rex & 8) ? 2 : 4;
+	unsigned rm = (d->modrm & 7) | (d->rex & 1) << 3, mod = d->modrm >> 6;
 
-	if (!n || n + ib > avail)
+	if (d->pfx & X86_P67)
 		return 0;
-	in->kind = I_OTHER;
-	if (mod != 3 || ext == 7)
-		return n + ib;	/* memory operand, or cmp */
-	if (rm == 4 && (rex & 8) && (ext == 0 || ext == 5)) {
-		in->imm = disp(p + n, (unsigned)ib);
-		if (ext == 5)
-			in->imm = -in->imm;
-		in->kind = I_SPADD;	/* add/sub $imm,%rsp */
-	} else {
-		in->kind = dest(rm);
-	}
-	return n + ib;
-}
-
-/* Two-byte opcodes 0f xx: jcc rel32, the multi-byte nop, endbr64 (after f3). */
-static size_t decode_0f(const uint8_t *p, size_t avail, int rep, struct insn *in)
-{
-	size_t n;
-
-	if (avail < 1)
+	if (rm == HW_RSP && d->sib == 0x24)
+		in->base = RSP;
+	else if (rm == HW_RBP && mod != 0)
+		in->base = RBP;
+	else
 		return 0;
-	in->kind = I_OTHER;
-	if (p[0] >= 0x80 && p[0] <= 0x8f)
-		return avail >= 5 ? 5 : 0;
-	if (p[0] == 0x1f && avail >= 2 && ((p[1] >> 3) & 7) == 0)
-		return (n = modrm_len(p + 1, avail - 1)) ? n + 1 : 0;
-	if (rep && p[0] == 0x1e && avail >= 2 && p[1] == 0xfa)
-		return 2;	/* endbr64 (CET): a nop for the frame */
+	in->kind = store ? K_STORE : K_LOAD;
+	in->reg = dwarf_of[reg];
+	in->imm = d->disp;
 	return 0;
 }
 
-/* Opcodes that stand alone or take only an immediate. */
-static size_t decode_short(uint8_t op, unsigned rex, int opsz, size_t avail, struct insn *in)
+/* The one-byte-map instructions that move rsp or branch (SDM vol. 2, table A-2). */
+static int one_byte(const struct x86_insn *d, struct insn *in)
 {
-	size_t need = 0;
+	unsigned op = d->op, b = d->rex & 1, ext = (d->modrm >> 3) & 7, mod = d->modrm >> 6;
+	unsigned rm = (d->modrm & 7) | b << 3, reg = ((d->modrm >> 3) & 7) | (d->rex & 4) << 1;
+	int o16 = (d->pfx & X86_P66) != 0;
 
-	in->kind = I_OTHER;
-	if ((op & 0xf0) == 0x50) {
-		if (opsz)
-			return 0;	/* a 2-byte push/pop: not a compiler prologue */
-		in->kind = op < 0x58 ? I_PUSH : I_POP;
-		in->reg = dwarf_of[(op & 7) | (rex & 1) << 3];
-	} else if (op >= 0x70 && op <= 0x7f) {
-		need = 1;	/* jcc rel8 */
-	} else if (op >= 0xb8 && op <= 0xbf) {
-		need = (rex & 8) ? 8 : opsz ? 2 : 4;
-		in->kind = dest((op & 7) | (rex & 1) << 3);
-	} else {
-		switch (op) {
-		case 0x6a: need = 1; in->kind = I_SPADD; in->imm = -8; break;
-		case 0x68: need = 4; in->kind = I_SPADD; in->imm = -8; break;
-		case 0x90: case 0xcc: break;
-		case 0xc3: in->kind = I_RET; break;
-		case 0xc2: need = 2; in->kind = I_RET; break;
-		case 0xc9: in->kind = I_LEAVE; break;
-		case 0xe8: need = 4; in->kind = I_CALL; break;
-		case 0xe9: need = 4; in->kind = I_JMP; break;
-		case 0xeb: need = 1; in->kind = I_JMP; break;
-		default: return 0;
-		}
+	if (op >= 0x50 && op <= 0x5f) {
+		if (o16)
+			return -1;	/* a 2-byte push/pop */
+		in->kind = op < 0x58 ? K_PUSH : K_POP;
+		in->reg = dwarf_of[(op & 7) | b << 3];
+		return 0;
 	}
-	return need <= avail ? need + 1 : 0;
+	switch (op) {
+	case 0x68: case 0x6a: case 0x9c:	/* push imm, pushf */
+		in->kind = K_SPADD;
+		in->imm = -8;
+		return o16 ? -1 : 0;
+	case 0x9d:	/* popf */
+		in->kind = K_POP;
+		in->reg = 0xff;
+		return o16 ? -1 : 0;
+	case 0x8f:	/* pop r/m */
+		in->kind = K_POP;
+		in->reg = mod == 3 ? dwarf_of[rm] : 0xff;
+		return o16 ? -1 : 0;
+	case 0x8d:
+		if (reg == HW_RSP || reg == HW_RBP)
+			lea(d, reg, in);
+		return 0;
+	case 0x89: case 0x8b:
+		if (mod != 3 && (d->rex & 8) && !o16)
+			return mov_mem(d, op == 0x89, reg, in);
+		if (mod == 3 && (d->rex & 8) && !o16) {
+			unsigned to = op == 0x89 ? rm : reg, from = op == 0x89 ? reg : rm;
+
+			if (to == HW_RBP && from == HW_RSP) {
+				in->kind = K_FP_SP;
+				in->wmask = 0;
+				return 0;
+			}
+			if (to == HW_RSP && from == HW_RBP) {
+				in->kind = K_SP_FP;
+				in->wmask = 0;
+				return 0;
+			}
+		}
+		return 0;
+	case 0x81: case 0x83:	/* add/sub $imm,%rsp (REX.W) */
+		if (mod == 3 && rm == HW_RSP && (d->rex & 8) && (ext == 0 || ext == 5)) {
+			in->kind = K_SPADD;
+			in->imm = ext == 5 ? -imm_at(d) : imm_at(d);
+			in->wmask = 0;
+		}
+		return 0;
+	case 0xc2: case 0xc3:
+		in->kind = K_RET;
+		return 0;
+	case 0xc8:	/* enter $size, $level: level 0 is push rbp; mov rsp,rbp; sub $size */
+		in->kind = K_ENTER;
+		in->imm = (int64_t)(d->p[d->imm_at] | d->p[d->imm_at + 1] << 8);
+		return d->p[d->imm_at + 2] || o16 ? -1 : 0;
+	case 0xc9:
+		in->kind = K_LEAVE;
+		return o16 ? -1 : 0;
+	case 0xe8:
+		in->kind = K_CALL;
+		return 0;
+	case 0xe9: case 0xeb:
+		in->kind = K_JMP;
+		in->has_target = 1;
+		in->target = imm_at(d);
+		return 0;
+	case 0xff:
+		if (ext == 2) {
+			in->kind = K_CALL;
+		} else if (ext == 4) {
+			in->kind = K_JMP;
+		} else if (ext == 6) {
+			in->kind = K_PUSH;
+			in->reg = 0xff;
+			return o16 ? -1 : 0;
+		} else if (ext == 3 || ext == 5 || ext == 7) {
+			return -1;	/* far call/jmp, invalid */
+		}
+		return 0;
+	}
+	if ((op >= 0x70 && op <= 0x7f) || (op >= 0xe0 && op <= 0xe3)) {
+		in->kind = K_JCC;	/* jcc, loop, jrcxz rel8 */
+		in->has_target = 1;
+		in->target = imm_at(d);
+	}
+	return 0;
 }
 
-/* One instruction at p; its length, or 0 if it is outside the subset or truncated. */
-static size_t decode(const uint8_t *p, size_t avail, struct insn *in)
+/* The 0f-map instructions that move rsp or branch: push/pop fs/gs, jcc rel32. */
+static int two_byte(const struct x86_insn *d, struct insn *in)
 {
-	size_t pos = 0, n;
-	unsigned rex = 0;
-	int opsz = 0, rep = 0, rm_dst;
-	uint8_t op;
+	unsigned op = d->op;
 
-	memset(in, 0, sizeof(*in));
-	/* Legacy prefixes before REX (SDM 2.1.1): 66 (nop padding), 2e/3e hints, f3 (endbr64). */
-	for (; pos < 4 && pos < avail; pos++) {
-		if (p[pos] == 0x66)
-			opsz = 1;
-		else if (p[pos] == 0xf3)
-			rep = 1;
-		else if (p[pos] != 0x2e && p[pos] != 0x3e)
-			break;
+	if (op == 0xa0 || op == 0xa8) {
+		in->kind = K_SPADD;
+		in->imm = -8;
+	} else if (op == 0xa1 || op == 0xa9) {
+		in->kind = K_POP;
+		in->reg = 0xff;
+	} else if (op >= 0x80 && op <= 0x8f) {
+		in->kind = K_JCC;
+		in->has_target = 1;
+		in->target = imm_at(d);
 	}
-	if (pos < avail && (p[pos] & 0xf0) == 0x40)
-		rex = p[pos++];
-	if (pos >= avail)
-		return 0;
-	op = p[pos++];
-	if (op == 0x0f)
-		n = decode_0f(p + pos, avail - pos, rep, in);
-	else if (op == 0x81 || op == 0x83)
-		n = pos < avail ? decode_grp1(op, rex, opsz, p + pos, avail - pos, in) : 0;
-	else if (op == 0xc7 && pos < avail && ((p[pos] >> 3) & 7) == 0) {
-		size_t ib = opsz && !(rex & 8) ? 2 : 4;
+	return (d->pfx & X86_P66) && (op & 0xf6) == 0xa0 ? -1 : 0;
+}
 
-		n = modrm_len(p + pos, avail - pos);
-		in->kind = (p[pos] >> 6) == 3 ? dest((p[pos] & 7) | (rex & 1) << 3) : I_OTHER;
-		n = n && n + ib <= avail - pos ? n + ib : 0;
-	} else if (modrm_op(op, &rm_dst))
-		n = pos < avail ? decode_modrm(op, rex, p + pos, avail - pos, rm_dst, in) : 0;
-	else	/* counts the opcode byte itself */
-		return (n = decode_short(op, rex, opsz, avail - pos, in)) ? pos - 1 + n : 0;
-	return n ? pos + n : 0;
+/* What the decoded instruction does to the frame.  -1: an effect we cannot model. */
+static int classify(const struct x86_insn *d, struct insn *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->reg = 0xff;
+	in->wmask = d->wmask;
+	if (d->vex)
+		return 0;	/* VEX/EVEX: no stack or branch effect; GPR writes are in wmask */
+	if (d->map == 0)
+		return one_byte(d, in);
+	if (d->map == 1)
+		return two_byte(d, in);
+	return 0;
 }
 
 /* psABI 3.2.1: rbx, rbp, r12-r15 belong to the caller; their pushes are saves. */
@@ -277,110 +609,340 @@ static int callee_saved(unsigned dw)
 	return dw == RBX || dw == RBP || (dw >= 12 && dw <= 15);
 }
 
-/* Instructions that undo the frame: the first one keeps the body's state in *body. */
-static void epilogue(struct cr_scan *s, struct cr_scan *body)
+/*
+ * The walk: the current state, the body's state before the last epilogue,
+ * the states at pending forward branch targets (compact: x86_64 saves only
+ * registers 0-16), and the history of rsp for checking backward branches.
+ * About 1.6 KiB of stack.
+ */
+#define LABELS 16
+#define SPHIST 64
+
+struct cstate {
+	int32_t sp_cfa, fp_cfa;
+	uint8_t sp_ok, fp_ok, epi;
+	int32_t save[RIP + 1];
+};
+
+struct label {
+	uint32_t at;		/* code offset of the target; 0: free slot */
+	struct cstate s;
+};
+
+struct sphist {
+	uint32_t at;		/* from this offset on */
+	int32_t sp_cfa;		/* INT32_MIN: unknown */
+};
+
+struct walk {
+	struct cr_scan s, body;
+	struct label lab[LABELS];
+	struct sphist h[SPHIST];
+	unsigned nh;
+	uint8_t h_lost;		/* the history overflowed: older offsets unknown */
+};
+
+static int fits(int64_t v)
 {
-	if (!s->epi) {
-		*body = *s;
-		s->epi = 1;
+	return v > INT32_MIN && v <= INT32_MAX;
+}
+
+static void pack(const struct cr_scan *s, struct cstate *c)
+{
+	unsigned n;
+
+	c->sp_ok = s->sp_ok && fits(s->sp_cfa);
+	c->fp_ok = s->fp_ok && fits(s->fp_cfa);
+	c->sp_cfa = c->sp_ok ? (int32_t)s->sp_cfa : 0;
+	c->fp_cfa = c->fp_ok ? (int32_t)s->fp_cfa : 0;
+	c->epi = s->epi;
+	for (n = 0; n <= RIP; n++)
+		c->save[n] = fits(s->save[n]) ? (int32_t)s->save[n] : 0;
+}
+
+static void unpack(const struct cstate *c, struct cr_scan *s)
+{
+	unsigned n;
+
+	memset(s, 0, sizeof(*s));
+	s->sp_ok = c->sp_ok;
+	s->fp_ok = c->fp_ok;
+	s->sp_cfa = c->sp_cfa;
+	s->fp_cfa = c->fp_cfa;
+	s->epi = c->epi;
+	for (n = 0; n <= RIP; n++)
+		s->save[n] = c->save[n];
+}
+
+static int32_t sp_now(const struct cr_scan *s)
+{
+	return s->sp_ok && fits(s->sp_cfa) ? (int32_t)s->sp_cfa : INT32_MIN;
+}
+
+/* Note rsp as it is from offset at on. */
+static void hist_note(struct walk *w, size_t at)
+{
+	int32_t v = sp_now(&w->s);
+
+	if (w->nh ? w->h[w->nh - 1].sp_cfa == v : v == 8)
+		return;
+	if (w->nh == SPHIST) {
+		memmove(w->h, w->h + 1, sizeof(w->h[0]) * (SPHIST - 1));
+		w->nh--;
+		w->h_lost = 1;
+	}
+	w->h[w->nh].at = (uint32_t)at;
+	w->h[w->nh++].sp_cfa = v;
+}
+
+/* CFA - rsp at code offset at (INT32_MIN: unknown); 0 if the history lost it. */
+static int hist_at(const struct walk *w, size_t at, int32_t *v)
+{
+	unsigned i;
+
+	for (i = w->nh; i-- > 0;) {
+		if (w->h[i].at <= at) {
+			*v = w->h[i].sp_cfa;
+			return 1;
+		}
+	}
+	if (w->h_lost)
+		return 0;
+	*v = 8;	/* before the first change: the entry state */
+	return 1;
+}
+
+static void label_add(struct walk *w, size_t at)
+{
+	unsigned i, free = LABELS;
+
+	for (i = 0; i < LABELS; i++) {
+		if (w->lab[i].at == at)
+			return;	/* the first branch to a target wins */
+		if (free == LABELS && w->lab[i].at == 0)
+			free = i;
+	}
+	if (free < LABELS) {
+		w->lab[free].at = (uint32_t)at;
+		pack(&w->s, &w->lab[free].s);
 	}
 }
 
-/* Apply one instruction to the state.  0 or -CR_EINVAL (the frame is lost). */
-static int apply(struct cr_scan *s, struct cr_scan *body, const struct insn *in)
+/* Code at off follows an unconditional transfer: take the state of a branch to it. */
+static void after_transfer(struct walk *w, size_t off)
 {
-	switch (in->kind) {
-	case I_OTHER:
-		return 0;
-	case I_PUSH:
-		if (!s->sp_ok)
-			return -CR_EINVAL;
-		s->epi = 0;
-		s->sp_cfa += 8;
-		if (callee_saved(in->reg) && !s->save[in->reg])
-			cr_scan_save(s, in->reg, 0);
-		return 0;
-	case I_POP:
-		if (!s->sp_ok || s->sp_cfa < 16 || in->reg == RSP)
-			return -CR_EINVAL;	/* would pop the return address */
-		epilogue(s, body);
-		s->sp_cfa -= 8;
-		if (in->reg < RIP)
-			s->save[in->reg] = 0;
+	unsigned i;
+
+	for (i = 0; i < LABELS; i++) {
+		if (w->lab[i].at == off) {
+			unpack(&w->lab[i].s, &w->s);
+			return;
+		}
+	}
+	/* No branch seen: a backward one from later code, after an epilogue. */
+	if (w->s.epi)
+		w->s = w->body;
+}
+
+/* Free the labels at or before off: their targets were passed. */
+static void labels_passed(struct walk *w, size_t off)
+{
+	unsigned i;
+
+	for (i = 0; i < LABELS; i++)
+		if (w->lab[i].at && w->lab[i].at <= off)
+			w->lab[i].at = 0;
+}
+
+/* Instructions that undo the frame: the first one keeps the body's state. */
+static void epilogue(struct walk *w)
+{
+	if (!w->s.epi) {
+		w->body = w->s;
+		w->s.epi = 1;
+	}
+}
+
+/* Writes we do not follow: rsp becomes unknown, the frame pointer is dropped. */
+static int lost(struct cr_scan *s, uint16_t wmask)
+{
+	if (wmask & (1u << HW_RSP))
+		s->sp_ok = 0;
+	if (wmask & (1u << HW_RBP))
+		s->fp_ok = 0;
+	return s->sp_ok || s->fp_ok ? 0 : -CR_EINVAL;
+}
+
+static int push(struct cr_scan *s, unsigned reg)
+{
+	if (!s->sp_ok)
+		return reg == 0xff ? 0 : -CR_EINVAL;	/* the slot of a save is unknown */
+	s->epi = 0;
+	s->sp_cfa += 8;
+	if (reg != 0xff && callee_saved(reg) && !s->save[reg])
+		cr_scan_save(s, reg, 0);
+	return 0;
+}
+
+static int pop(struct walk *w, unsigned reg)
+{
+	struct cr_scan *s = &w->s;
+
+	if (!s->sp_ok)
+		return reg == RBP || reg == RSP ? -CR_EINVAL : 0;
+	if (s->sp_cfa < 16 || reg == RSP)
+		return -CR_EINVAL;	/* would pop the return address, or set rsp */
+	epilogue(w);
+	s->sp_cfa -= 8;
+	if (reg < RIP)
+		s->save[reg] = 0;
+	if (reg == RBP)
+		s->fp_ok = 0;
+	return 0;
+}
+
+/* CFA-relative offset of imm(%base); 0 if base does not locate the CFA. */
+static int64_t slot(const struct cr_scan *s, const struct insn *in)
+{
+	if (in->base == RSP && s->sp_ok)
+		return in->imm - s->sp_cfa;
+	if (in->base == RBP && s->fp_ok)
+		return in->imm - s->fp_cfa;
+	return 0;
+}
+
+static void store(struct cr_scan *s, const struct insn *in)
+{
+	int64_t at = slot(s, in);
+
+	if (at && at < 0 && callee_saved(in->reg) && !s->save[in->reg])
+		s->save[in->reg] = at;
+}
+
+/* A load from the save slot of its register is a restore: part of an epilogue. */
+static int load(struct walk *w, const struct insn *in)
+{
+	int64_t at = slot(&w->s, in);
+
+	if (at && in->reg < RIP && w->s.save[in->reg] == at) {
+		epilogue(w);
+		w->s.save[in->reg] = 0;
 		if (in->reg == RBP)
-			s->fp_ok = 0;
+			w->s.fp_ok = 0;	/* the caller's rbp again */
 		return 0;
-	case I_SPADD:
+	}
+	return lost(&w->s, in->wmask);
+}
+
+/* Apply the instruction that ends at off to the state.  0 or -CR_EINVAL (the frame is lost). */
+static int apply(struct walk *w, const struct insn *in, size_t off)
+{
+	struct cr_scan *s = &w->s;
+	int32_t then;
+
+	switch (in->kind) {
+	case K_NONE:
+		break;
+	case K_PUSH:
+		if (push(s, in->reg) < 0)
+			return -CR_EINVAL;
+		break;
+	case K_POP:
+		if (pop(w, in->reg) < 0)
+			return -CR_EINVAL;
+		break;
+	case K_SPADD:
+		if (!s->sp_ok)
+			break;	/* push $imm while rsp is unknown: nothing to follow */
 		if (in->imm > 0)
-			epilogue(s, body);
-		else
+			epilogue(w);
+		else if (in->imm < 0)
 			s->epi = 0;
 		s->sp_cfa -= in->imm;
-		return s->sp_ok && s->sp_cfa < 8 ? -CR_EINVAL : 0;
-	case I_SP_FP:
+		if (s->sp_cfa < 8)
+			return -CR_EINVAL;	/* above the return address */
+		break;
+	case K_SP_FP:
 		if (!s->fp_ok)
 			return -CR_EINVAL;
-		epilogue(s, body);
+		epilogue(w);
 		s->sp_cfa = s->fp_cfa - in->imm;
 		s->sp_ok = 1;
-		return 0;
-	case I_FP_SP:
+		break;
+	case K_FP_SP:
 		if (!s->sp_ok)
 			return -CR_EINVAL;
 		s->epi = 0;
+		s->fp_cfa = s->sp_cfa - in->imm;
+		s->fp_ok = 1;
+		break;
+	case K_ENTER:	/* push %rbp; mov %rsp,%rbp; sub $imm,%rsp (SDM "ENTER", level 0) */
+		if (push(s, RBP) < 0)
+			return -CR_EINVAL;
 		s->fp_cfa = s->sp_cfa;
 		s->fp_ok = 1;
-		return 0;
-	case I_LEAVE:	/* mov %rbp,%rsp; pop %rbp */
+		s->sp_cfa += in->imm;
+		break;
+	case K_LEAVE:	/* mov %rbp,%rsp; pop %rbp */
 		if (!s->fp_ok)
 			return -CR_EINVAL;
-		epilogue(s, body);
+		epilogue(w);
 		s->sp_cfa = s->fp_cfa - 8;
 		s->sp_ok = 1;
 		s->fp_ok = 0;
 		s->save[RBP] = 0;
-		return 0;
-	case I_RET:
-	case I_JMP:	/* after an epilogue: a tail call */
-		/* Code after a return is reached by a branch from the body: its state again. */
-		if (s->epi)
-			*s = *body;
-		return 0;
-	case I_CALL:
+		break;
+	case K_STORE:
+		store(s, in);
+		break;
+	case K_LOAD:
+		return load(w, in);
+	case K_CALL:
 		s->epi = 0;
-		return 0;
-	case I_SP_UNK:
-		s->sp_ok = 0;
-		return s->fp_ok ? 0 : -CR_EINVAL;
-	case I_FP_UNK:
-		s->fp_ok = 0;
-		return s->sp_ok ? 0 : -CR_EINVAL;
+		break;
+	case K_RET:
+	case K_JMP:
+		if (in->has_target && in->target > 0)
+			label_add(w, off + (size_t)in->target);
+		after_transfer(w, off);
+		break;
+	case K_JCC:
+		if (in->target > 0) {
+			label_add(w, off + (size_t)in->target);
+		} else if (s->sp_ok && (int64_t)off + in->target >= 0 &&
+			   hist_at(w, (size_t)((int64_t)off + in->target), &then) &&
+			   then != sp_now(s)) {
+			s->sp_ok = 0;	/* a loop that moves rsp (stack probing) */
+		}
+		break;
 	}
-	return -CR_EINVAL;
+	return lost(s, in->wmask);
 }
 
 #define EPI_MAX 16
 
 /*
- * Frame 0 only: if the instructions at pc are an epilogue (pops, leave, add or
- * lea to rsp, then ret), the state at pc follows from the state at the ret
+ * Frame 0 after a walk that ended early (rbp-based CFA, then an instruction
+ * without a size): if the instructions at pc are an epilogue (pops, leave, add
+ * or lea to rsp, then ret), the state at pc follows from the state at the ret
  * (CFA = rsp + 8, every register restored) by undoing them backwards.
  * Returns 0 with *s set, or -CR_EINVAL if pc is not in such an epilogue.
  */
 static int scan_epilogue(const uint8_t *code, size_t len, struct cr_scan *s)
 {
 	struct insn in[EPI_MAX];
+	struct x86_insn d;
 	size_t off = 0, n;
 	int i, k;
 
 	for (k = 0; k < EPI_MAX; k++) {
-		if (!(n = decode(code + off, len - off, &in[k])))
+		if (!(n = x86_len(code + off, len - off, &d)) || classify(&d, &in[k]) < 0)
 			return -CR_EINVAL;
 		off += n;
-		if (in[k].kind == I_RET)
+		if (in[k].kind == K_RET && !in[k].has_target)
 			break;
-		if (in[k].kind != I_POP && in[k].kind != I_LEAVE && in[k].kind != I_SP_FP &&
-		    !(in[k].kind == I_SPADD && in[k].imm > 0))
+		if ((in[k].kind != K_POP && in[k].kind != K_LEAVE && in[k].kind != K_SP_FP &&
+		     !(in[k].kind == K_SPADD && in[k].imm > 0)) || in[k].wmask)
 			return -CR_EINVAL;
 	}
 	if (k == EPI_MAX)
@@ -388,18 +950,19 @@ static int scan_epilogue(const uint8_t *code, size_t len, struct cr_scan *s)
 	cr_scan_start(s, 8);
 	s->save[RIP] = -8;
 	for (i = k - 1; i >= 0; i--) {
-		if (!s->sp_ok || (in[i].kind == I_POP && in[i].reg == RSP))
+		if (!s->sp_ok || (in[i].kind == K_POP && in[i].reg == RSP))
 			return -CR_EINVAL;
-		if (in[i].kind == I_POP) {
+		if (in[i].kind == K_POP) {
 			s->sp_cfa += 8;
-			s->save[in[i].reg] = -s->sp_cfa;
-		} else if (in[i].kind == I_SPADD) {
+			if (in[i].reg < RIP)
+				s->save[in[i].reg] = -s->sp_cfa;
+		} else if (in[i].kind == K_SPADD) {
 			s->sp_cfa += in[i].imm;
 		} else {	/* leave, or lea/mov from rbp: rsp after = rbp + imm */
-			int64_t imm = in[i].kind == I_LEAVE ? 8 : in[i].imm;
+			int64_t imm = in[i].kind == K_LEAVE ? 8 : in[i].imm;
 
 			s->fp_cfa = s->sp_cfa + imm;
-			if (in[i].kind == I_LEAVE)
+			if (in[i].kind == K_LEAVE)
 				s->save[RBP] = -s->fp_cfa;
 			s->fp_ok = 1;
 			s->sp_ok = 0;
@@ -408,31 +971,62 @@ static int scan_epilogue(const uint8_t *code, size_t len, struct cr_scan *s)
 	return 0;
 }
 
+/*
+ * psABI 3.4.1: the deepest frame is marked by clearing rbp; glibc's and musl's
+ * _start begin with [endbr64;] xor %ebp,%ebp.  Past it, the frame is the
+ * outermost one: the row leaves the return address undefined (CR_END).
+ */
+static int outermost(const uint8_t *code, size_t pc_off)
+{
+	size_t o = pc_off >= 4 && !memcmp(code, "\xf3\x0f\x1e\xfa", 4) ? 4 : 0;
+
+	if (o + 2 <= pc_off && (code[o] == 0x31 || code[o] == 0x33) && code[o + 1] == 0xed)
+		return 1;
+	return o + 3 <= pc_off && code[o] == 0x48 && (code[o + 1] == 0x31 || code[o + 1] == 0x33) &&
+	       code[o + 2] == 0xed;
+}
+
 int cr_x86_64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0, struct cr_row *row)
 {
-	struct cr_scan s, body, epi;
+	struct walk w;
+	struct cr_scan epi;
+	struct x86_insn d;
 	struct insn in;
-	size_t off = 0, n = 0;
+	size_t off = 0, n;
 	unsigned i;
-	int ret;
 
 	if (pc_off > len)
 		return -CR_EINVAL;
-	/* At the call: CFA = rsp + 8, the return address at CFA - 8 (psABI 3.2.2). */
-	cr_scan_start(&s, 8);
-	s.save[RIP] = -8;
-	for (i = 0; off < pc_off && i < CR_SCAN_MAX_INSNS; i++) {
-		if (!(n = decode(code + off, pc_off - off, &in))) {
-			/* pc inside an instruction: not a boundary, so not a pc of this function */
-			if (decode(code + off, len - off, &in))
-				return -CR_EINVAL;
-			break;	/* outside the subset: the body starts here */
-		}
-		if ((ret = apply(&s, &body, &in)) < 0)
-			return ret;
-		off += n;
+	if (outermost(code, pc_off)) {
+		cr_scan_start(&w.s, 8);
+		if (cr_scan_emit(&w.s, RSP, RBP, RIP, row) < 0)
+			return -CR_EINVAL;
+		row->reg[RIP].kind = CR_UNDEF;
+		return 0;
 	}
-	if (off < pc_off && frame0 && scan_epilogue(code + pc_off, len - pc_off, &epi) == 0)
-		s = epi;
-	return cr_scan_emit(&s, RSP, RBP, RIP, row);
+	memset(&w, 0, sizeof(w));
+	/* At the call: CFA = rsp + 8, the return address at CFA - 8 (psABI 3.2.2). */
+	cr_scan_start(&w.s, 8);
+	w.s.save[RIP] = -8;
+	for (i = 0; off < pc_off && i < CR_SCAN_MAX_INSNS; i++) {
+		n = x86_len(code + off, len - off, &d);
+		if (n && off + n > pc_off)
+			return -CR_EINVAL;	/* pc inside an instruction: not a pc of this function */
+		if (!n || classify(&d, &in) < 0) {
+			/* No size, or an effect we cannot model: only an rbp-based CFA survives. */
+			if (!w.s.fp_ok)
+				return -CR_EINVAL;
+			if (frame0 && scan_epilogue(code + pc_off, len - pc_off, &epi) == 0)
+				w.s = epi;
+			break;
+		}
+		off += n;
+		labels_passed(&w, off - 1);
+		if (apply(&w, &in, off) < 0)
+			return -CR_EINVAL;
+		hist_note(&w, off);
+	}
+	if (off < pc_off && i == CR_SCAN_MAX_INSNS)
+		return -CR_EINVAL;
+	return cr_scan_emit(&w.s, RSP, RBP, RIP, row);
 }
