@@ -139,7 +139,7 @@ NOINLINE static void crash_wildfp(void)
 #if defined(__x86_64__)
 	__asm__ volatile("movabs $0x00007ffd00000007, %rbp\n\tmovl $1, 0");
 #elif defined(__aarch64__)
-	__asm__ volatile("movz x29, #7\n\tmovk x29, #0x7ffd, lsl #32\n\tstr wzr, [xzr]");
+	__asm__ volatile("movz x29, #7\n\tmovk x29, #0x7ffd, lsl #32\n\tmov x16, #0\n\tstr wzr, [x16]");
 #elif defined(__riscv)
 	__asm__ volatile("li s0, 0x7ffd00000007\n\tsw zero, 0(zero)");
 #elif defined(__loongarch__)

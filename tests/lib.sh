@@ -6,7 +6,7 @@ T_N=0
 T_FAIL=0
 LIBCRASH="$top_builddir/.libs/libcrash.so"
 DEMO="$top_builddir/demo"
-WAITSIG="$top_builddir/tests/crash/waitsig"
+WAITSIG=${CRASH_TEST_WAITSIG:-"$top_builddir/tests/crash/waitsig"}
 TMPD=$(mktemp -d "${TMPDIR:-/tmp}/libcrash-test.XXXXXX")
 trap 'rm -rf "$TMPD"' EXIT
 # A command prefix for running target programs (qemu-user for other arches).

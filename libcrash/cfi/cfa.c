@@ -249,6 +249,10 @@ static int extended(struct state *st, struct cr_cursor *c, uint8_t op)
 		return 0;
 	case DW_CFA_def_cfa_register:
 		reg = cr_uleb(c);
+		if (st->row.cfa.kind == CR_UNDEF) {	/* GCC riscv64/loongarch64 CIEs */
+			def_cfa(st, reg, 0);
+			return 0;
+		}
 		if ((ret = cfa_reg_only(st)) == 0)
 			def_cfa(st, reg, st->row.cfa.off);
 		return ret;

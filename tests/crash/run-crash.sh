@@ -166,7 +166,8 @@ is "$STATUS" "signal 11 core 0" "CRASH_DISABLE=1: still dies"
 check "CRASH_DISABLE=1: no report" sh -c "! grep -q libcrash '$out.stderr'"
 run_crash "$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" segv
 check "default output is stderr" grep -q '^\*\*\* libcrash: fatal signal' "$out.stderr"
-run_crash "$out" CRASH_OUTPUT=fd:1 LD_PRELOAD="$LIBCRASH" -- sh -c "exec '$DEMO/crashme' segv >'$out'"
+# The shell is a program of this machine: $RUN goes inside it, before crashme.
+RUN= run_crash "$out" CRASH_OUTPUT=fd:1 -- sh -c "exec env LD_PRELOAD='$LIBCRASH' $RUN '$DEMO/crashme' segv >'$out'"
 check "CRASH_OUTPUT=fd:1" grep -q '^\*\*\* end of libcrash report' "$out"
 run_crash "$out" CRASH_OUTPUT="$out" CRASH_SIGNALS=ABRT LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" segv
 is "$STATUS" "signal 11 core 0" "CRASH_SIGNALS=ABRT: segv still dies"

@@ -263,15 +263,30 @@ static int chain_ok(const struct sample *s)
 	return want == 2 && s->scan_stop == CR_STOP_COMPLETE;
 }
 
+/* Is pc inside a sized symbol?  PLT stubs are not: scan has no start there. */
+static int in_function(uint64_t pc)
+{
+	struct cr_module mod;
+	struct cr_sym sym;
+
+	return cr_module_find(&cr_mem_self, pc, &mod) == 0 &&
+	       cr_sym_find(&cr_mem_self, &mod, pc, &sym) == 0 && sym.size &&
+	       pc - sym.start < sym.size;
+}
+
 static int chain_report(const char *name)
 {
 	char buf[256], z[192];
-	long n = 0, ok = 0;
+	long n = 0, ok = 0, plt = 0;
 	int nrep = 0;
 
 	for (long i = 0; i < samples; i++) {
 		if (!in_exe(smp[i].pc0))
 			continue;
+		if (!in_function(smp[i].pc0)) {
+			plt++;	/* a documented miss (docs/scan.md): counted apart */
+			continue;
+		}
 		n++;
 		if (chain_ok(&smp[i])) {
 			ok++;
@@ -282,9 +297,11 @@ static int chain_report(const char *name)
 	}
 	snprintf(buf, sizeof(buf), "%s: %ld samples (wanted %ld)", name, samples, target);
 	tap_ok(samples >= target, buf);
+	printf("# %s: %ld samples in the executable outside any symbol (PLT stubs) not counted\n",
+	       name, plt);
 	snprintf(buf, sizeof(buf),
 		 "%s: scan gives the complete chain (xw_run, main, _start) at %ld/%ld pcs "
-		 "in the executable", name, ok, n);
+		 "in the executable's functions", name, ok, n);
 	tap_ok(n > 0 && ok == n, buf);
 	return tap_done();
 }

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/* loongarch64 host glue: ucontext_t, the rt_sigframe, and the register capture. */
+#include <signal.h>
+#include <stddef.h>
+#include <string.h>
+#include <ucontext.h>
+
+#include "context.h"
+
+const struct cr_arch *const cr_host = &cr_arch_loongarch64;
+
+/*
+ * Kernel arch/loongarch (signal.c): the handler runs with sp = the rt_sigframe
+ * { siginfo rs_info; ucontext rs_uctx; }, the extended contexts (FPU, LSX,
+ * LASX) above it.  uc_mcontext (struct sigcontext { sc_pc, sc_regs[32],
+ * sc_flags, sc_extcontext[] }) is 16-aligned after uc_flags, uc_link, uc_stack
+ * and a 1024-bit sigmask area: 176.  glibc's ucontext_t has the same layout;
+ * the asserts tie the constants to it.  qemu-user builds the same frame.
+ */
+#define SIGINFO_SIZE 128
+#define UC_PC 176
+
+_Static_assert(sizeof(siginfo_t) == SIGINFO_SIZE, "kernel siginfo is 128 bytes");
+_Static_assert(offsetof(ucontext_t, uc_mcontext.__pc) == UC_PC, "uc_mcontext offset");
+_Static_assert(offsetof(mcontext_t, __gregs) == 8, "sc_regs after sc_pc");
+
+/* g[0] = pc, g[1 + n] = rn: DWARF n (LoongArch ELF psABI "DWARF Register Numbers"). */
+static void from_gregs(const unsigned long long *g, struct cr_regs *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (unsigned n = 0; n < 32; n++)
+		cr_reg_set(r, n, g[1 + n]);
+	r->pc = g[0];
+}
+
+void cr_regs_from_ucontext(const void *uc, struct cr_regs *r)
+{
+	from_gregs(&((const ucontext_t *)uc)->uc_mcontext.__pc, r);
+}
+
+/*
+ * sc_flags (asm/sigcontext.h): SC_USED_FP (bit 0), SC_ADDRERR_RD (bit 30) and
+ * SC_ADDRERR_WR (bit 31): whether an address error was a load or a store.
+ */
+void cr_ctx_extra(const void *uc, struct cr_extra *x)
+{
+	x->n = 1;
+	x->name[0] = "flags";
+	x->val[0] = ((const ucontext_t *)uc)->uc_mcontext.__flags;
+}
+
+/*
+ * The sigreturn trampoline: li.w a7, 139 (__NR_rt_sigreturn); syscall 0.  The
+ * assembler expands li.w of a 12-bit unsigned value to ori a7, zero, 139
+ * (0x03822c0b: the kernel's vDSO __vdso_rt_sigreturn, qemu's); addi.w a7, zero,
+ * 139 (0x02822c0b) is the same instruction spelled another way.
+ */
+static const uint32_t li_a7[2] = { 0x03822c0b, 0x02822c0b };
+#define SYSCALL_0 0x002b0000
+
+int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs *out)
+{
+	uint32_t code[2];
+	unsigned long long g[33];
+
+	if (cr_read(m, in->pc, code, sizeof(code)) < 0 || code[1] != SYSCALL_0 ||
+	    (code[0] != li_a7[0] && code[0] != li_a7[1]))
+		return -CR_ENOINFO;
+	if (!cr_reg_valid(in, 3))
+		return -CR_EINVAL;
+	/* pc and r0-r31 only: the extended contexts make the frame's size vary. */
+	if (cr_read(m, in->r[3] + SIGINFO_SIZE + UC_PC, g, sizeof(g)) < 0)
+		return -CR_EFAULT;
+	from_gregs(g, out);
+	return 0;
+}
+
+_Static_assert(offsetof(struct cr_regs, valid) == 280, "cr_getcontext layout");
+_Static_assert(offsetof(struct cr_regs, pc) == 288, "cr_getcontext layout");
+
+/*
+ * int cr_getcontext(struct cr_regs *r): r0, ra (r1), tp (r2) and sp (r3),
+ * which no callee changes, the frame pointer r22 and the callee-saved s0-s8
+ * (r23-r31; psABI "Register Convention"), at r->r[n] = 8 * n; pc = ra.  r21 is
+ * reserved and not saved.  The sp does not change on return.
+ */
+__asm__(".text\n"
+	".globl cr_getcontext\n"
+	".hidden cr_getcontext\n"
+	".type cr_getcontext,@function\n"
+	".p2align 2\n"
+	"cr_getcontext:\n"
+	".cfi_startproc\n"
+	"	st.d $zero, $a0, 0\n"
+	"	st.d $ra, $a0, 8\n"
+	"	st.d $tp, $a0, 16\n"
+	"	st.d $sp, $a0, 24\n"
+	"	st.d $fp, $a0, 176\n"
+	"	st.d $s0, $a0, 184\n"
+	"	st.d $s1, $a0, 192\n"
+	"	st.d $s2, $a0, 200\n"
+	"	st.d $s3, $a0, 208\n"
+	"	st.d $s4, $a0, 216\n"
+	"	st.d $s5, $a0, 224\n"
+	"	st.d $s6, $a0, 232\n"
+	"	st.d $s7, $a0, 240\n"
+	"	st.d $s8, $a0, 248\n"
+	"	st.d $ra, $a0, 288\n"
+	/* 0xffc0000f, bits 0-3 and 22-31: lu12i.w sign-extends, lu32i.d clears 32-51 */
+	"	lu12i.w $t0, -1024\n"
+	"	ori $t0, $t0, 0xf\n"
+	"	lu32i.d $t0, 0\n"
+	"	st.d $t0, $a0, 280\n"
+	"	move $a0, $zero\n"
+	"	jr $ra\n"
+	".cfi_endproc\n"
+	".size cr_getcontext, .-cr_getcontext\n");

@@ -1,0 +1,310 @@
+#!/bin/bash
+# tests/cross/setup.sh [PREFIX]: cross toolchains and qemu-user for testing libcrash on
+# aarch64, riscv64 and loongarch64 from a Debian 12 (bookworm) x86_64 host.  Idempotent:
+# a step whose stamp exists is skipped, so a second run takes well under a second.
+#
+# Into the host (apt-get, bookworm): gcc- and g++-aarch64-linux-gnu, gcc- and
+#   g++-riscv64-linux-gnu, their libc6-dev-*-cross, clang-19, lld-19.
+# Into PREFIX (default <repo>/.cross; extracted with dpkg-deb -x, never installed):
+#   qemu/                qemu-{aarch64,riscv64,loongarch64} 10.0 from trixie (static-pie, so they
+#                        run on bookworm).  bookworm's qemu 7.2 cannot run trixie's loong64
+#                        glibc (its ld.so uses LSX vld: SIGILL).
+#   sysroot/riscv64      trixie libc6{,-dev}-riscv64-cross 2.41, libgcc and libstdc++ 14, kernel
+#                        headers: the runtime root of run-riscv64 (bookworm's riscv64 glibc 2.36
+#                        has no CFI for abort(), so nothing unwinds out of it), clang's sysroot.
+#   sysroot/loongarch64  the same for loong64 (bookworm has no loong64 at all).
+#   riscv64-unwind/      trixie libunwind 1.8.1:riscv64 + liblzma5 (test oracle only).
+#   aarch64-unwind/      bookworm libunwind 1.6.2:arm64 + liblzma5 (test oracle only).
+#   qemu-7.2/            with QEMU72=1: bookworm's qemu-{aarch64,riscv64}-static 7.2 (no vdso,
+#                        sigreturn trampoline on an anonymous page): run-<arch>-7.2 wrappers.
+#   bin/                 cc-aarch64 (gcc-12), cc-riscv64 (clang-19), gcc-riscv64 (gcc-12),
+#                        cc-loongarch64 (clang-19), their C++ twins c++-aarch64, c++-riscv64,
+#                        g++-riscv64, c++-loongarch64, and run-<arch> (qemu -L <runtime root>).
+#   cross.env            CROSS_RUN_<arch>='<qemu command line>', for test harnesses.
+#   setup.log            everything the tools printed; the terminal gets one line per step.
+#
+# Afterwards:  export PATH="PREFIX/bin:$PATH"
+#   cc-riscv64 -g x.c -o x && run-riscv64 ./x
+#   run-riscv64 -E LD_PRELOAD=/abs/libcrash.so ./prog     (qemu options before the program)
+# Environment: SKIP_SELFTEST=1 skips the final compile-and-run check; QEMU72=1 adds qemu 7.2.
+set -eEuo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PREFIX=${1:-$REPO/.cross}
+mkdir -p "$PREFIX"
+PREFIX=$(cd "$PREFIX" && pwd)
+LOG=$PREFIX/setup.log
+T0=$(date +%s)
+STEP="start"
+log() { printf '[cross-setup %s +%ss] %s\n' "$(date +%H:%M:%S)" "$(($(date +%s) - T0))" "$*" >&2; }
+# die MESSAGE: say what failed, show the end of the log, stop
+die() {
+	log "FAILED: $*"
+	if [ -s "$LOG" ]; then
+		echo "---- last lines of $LOG:" >&2
+		tail -n 20 "$LOG" >&2
+	fi
+	exit 1
+}
+on_err() {
+	local st=$?
+	trap - ERR
+	die "exit status $st during: $STEP"
+}
+trap on_err ERR
+step() { STEP=$*; log "$*"; echo "==== $(date +%H:%M:%S) $*" >>"$LOG"; }
+# run CMD...: output to the log only; a failure stops the script through the ERR trap
+run() { "$@" >>"$LOG" 2>&1; }
+
+[ "$(uname -m)" = x86_64 ] || die "this script is for an x86_64 host, not $(uname -m)"
+command -v dpkg-deb >/dev/null && command -v apt-get >/dev/null ||
+	die "needs a Debian host (apt-get, dpkg-deb)"
+: >"$LOG"
+
+# ---------------------------------------------------------------- host packages (bookworm)
+HOST_PKGS="gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross
+	gcc-riscv64-linux-gnu g++-riscv64-linux-gnu libc6-dev-riscv64-cross clang-19 lld-19"
+missing=""
+for p in $HOST_PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	step "apt-get install$missing"
+	SUDO=""
+	[ "$(id -u)" = 0 ] || SUDO=sudo
+	run $SUDO apt-get update -q
+	run env DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends \
+		$missing
+fi
+
+# ---------------------------------------------------------------- private apt configs
+# Download only, from the Debian mirror this machine already uses, with another suite or
+# foreign architecture; nothing is installed and the host's apt state is not touched.
+DEB_URI=$(awk '/^URIs:/ { print $2; exit }' /etc/apt/sources.list.d/debian.sources 2>/dev/null ||
+	true)
+[ -n "$DEB_URI" ] ||
+	DEB_URI=$(awk '$1 == "deb" { print $2; exit }' /etc/apt/sources.list 2>/dev/null || true)
+[ -n "$DEB_URI" ] || die "no Debian mirror found in /etc/apt/sources.list{,.d/debian.sources}"
+
+APTD=$PREFIX/apt
+mkapt() { # NAME SUITE ARCH...
+	local d=$APTD/$1 suite=$2 o a
+	shift 2
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+	touch "$d/status"
+	echo "deb $DEB_URI $suite main" >"$d/sources.list"
+	o="-o Dir::Etc::SourceList=$d/sources.list -o Dir::Etc::SourceParts=/dev/null"
+	o="$o -o Dir::State::Lists=$d/lists -o Dir::Cache=$d/cache -o Dir::State::status=$d/status"
+	o="$o -o APT::Architectures::=amd64"
+	for a in "$@"; do o="$o -o APT::Architectures::=$a"; done
+	echo "$o" >"$d/opts"
+}
+aptget() { # NAME ARGS...
+	local name=$1
+	shift
+	# shellcheck disable=SC2046
+	apt-get $(cat "$APTD/$name/opts") "$@"
+}
+fetch() { # NAME DEST PKG...: the .debs of PKG... into DEST
+	local name=$1 dest=$2
+	shift 2
+	mkdir -p "$dest"
+	if [ ! -e "$APTD/$name/updated" ]; then
+		run aptget "$name" update -q
+		touch "$APTD/$name/updated"
+	fi
+	(cd "$dest" && run aptget "$name" download -q "$@")
+	ls "$dest"/*.deb >/dev/null 2>&1 || die "apt-get download $* got nothing"
+}
+extract() { # DIR-OF-DEBS DEST
+	local f
+	mkdir -p "$2"
+	for f in "$1"/*.deb; do run dpkg-deb -x "$f" "$2"; done
+}
+mkapt trixie trixie riscv64
+mkapt bookworm bookworm arm64
+
+DEBS=$PREFIX/debs
+STAMP=$PREFIX/.stamps
+mkdir -p "$STAMP"
+TMP=""
+newtmp() { TMP=$(mktemp -d "$PREFIX/tmp.XXXXXX"); }
+
+# ---------------------------------------------------------------- qemu-user 10 (trixie)
+if [ ! -e "$STAMP/qemu" ]; then
+	step "qemu-user 10 (trixie) -> $PREFIX/qemu"
+	rm -rf "$DEBS/qemu" "$PREFIX/qemu"
+	fetch trixie "$DEBS/qemu" qemu-user:amd64
+	newtmp
+	extract "$DEBS/qemu" "$TMP"
+	mkdir -p "$PREFIX/qemu"
+	for a in aarch64 riscv64 loongarch64; do cp "$TMP/usr/bin/qemu-$a" "$PREFIX/qemu/"; done
+	rm -rf "$TMP" "$DEBS/qemu"
+	touch "$STAMP/qemu"
+fi
+
+# ------------------------------------------------------------ qemu-user 7.2 (bookworm): QEMU72=1
+if [ "${QEMU72:-0}" = 1 ] && [ ! -e "$STAMP/qemu-7.2" ]; then
+	step "qemu-user-static 7.2 (bookworm) -> $PREFIX/qemu-7.2"
+	rm -rf "$DEBS/q72" "$PREFIX/qemu-7.2"
+	fetch bookworm "$DEBS/q72" qemu-user-static:amd64
+	newtmp
+	extract "$DEBS/q72" "$TMP"
+	mkdir -p "$PREFIX/qemu-7.2"
+	for a in aarch64 riscv64; do cp "$TMP/usr/bin/qemu-$a-static" "$PREFIX/qemu-7.2/qemu-$a"; done
+	rm -rf "$TMP" "$DEBS/q72"
+	touch "$STAMP/qemu-7.2"
+fi
+
+# ---------------------------------------------------------------- sysroots (trixie, arch all)
+sysroot() { # ARCH DEBIAN-ARCH
+	local s=$PREFIX/sysroot/$1 pkgs
+	pkgs="libc6-$2-cross libc6-dev-$2-cross linux-libc-dev-$2-cross libgcc-14-dev-$2-cross
+		libgcc-s1-$2-cross libstdc++-14-dev-$2-cross libstdc++6-$2-cross"
+	pkgs=$(echo $pkgs)
+	# the stamp holds the package list: a changed list rebuilds the sysroot
+	[ "$(cat "$STAMP/sysroot-$1" 2>/dev/null)" != "$pkgs" ] || return 0
+	step "$1 sysroot (trixie glibc 2.41, libstdc++ 14: *-$2-cross) -> $s"
+	rm -rf "$DEBS/$1" "$s"
+	# shellcheck disable=SC2086
+	fetch trixie "$DEBS/$1" $pkgs
+	extract "$DEBS/$1" "$s"
+	rm -rf "$DEBS/$1" "$s/usr/share"
+	echo "$pkgs" >"$STAMP/sysroot-$1"
+}
+sysroot riscv64 riscv64
+sysroot loongarch64 loong64
+
+# ---------------------------------------------------------------- libunwind (test oracle)
+unwind() { # ARCH SUITE DEBIAN-ARCH
+	local d=$PREFIX/$1-unwind
+	[ ! -e "$STAMP/$1-unwind" ] || return 0
+	step "$1 libunwind ($2 libunwind:$3) -> $d"
+	rm -rf "$DEBS/u$1" "$d"
+	fetch "$2" "$DEBS/u$1" "libunwind8:$3" "libunwind-dev:$3" "liblzma5:$3"
+	newtmp
+	extract "$DEBS/u$1" "$TMP"
+	mkdir -p "$d/lib" "$d/include"
+	# bookworm keeps liblzma in /lib, trixie in /usr/lib
+	for l in "$TMP/usr/lib/$1-linux-gnu" "$TMP/lib/$1-linux-gnu"; do
+		[ ! -d "$l" ] || cp -a "$l/." "$d/lib/"
+	done
+	# Only libunwind*.h: libunwind-dev's own unwind.h would shadow the compiler's.
+	cp -a "$TMP/usr/include/$1-linux-gnu"/libunwind*.h "$d/include/"
+	rm -rf "$TMP" "$DEBS/u$1" "$d/lib/pkgconfig"
+	[ -e "$d/lib/libunwind.so" ] || die "no libunwind.so in libunwind-dev:$3"
+	touch "$STAMP/$1-unwind"
+}
+unwind riscv64 trixie riscv64
+unwind aarch64 bookworm arm64
+
+rm -rf "$DEBS" "$APTD"/*/cache "$APTD"/*/lists "$APTD"/*/updated
+
+# ---------------------------------------------------------------- wrappers
+B=$PREFIX/bin
+mkdir -p "$B"
+wrap() { # NAME COMMAND-LINE
+	printf '#!/bin/sh\n# generated by tests/cross/setup.sh\n%s\n' "$2" >"$B/$1"
+	chmod +x "$B/$1"
+}
+# gcc-12 (riscv64) and clang-19 (loongarch64) emit no .eh_frame for C by default: force it.
+# -Qunused-arguments: the link flags are harmless with -c, and a -Werror build must not see them.
+UT=-fasynchronous-unwind-tables
+SR_RV=$PREFIX/sysroot/riscv64
+SR_LA=$PREFIX/sysroot/loongarch64
+U_RV=$PREFIX/riscv64-unwind
+U_A64=$PREFIX/aarch64-unwind
+UNW_RV="-I$U_RV/include -L$U_RV/lib -Wl,-rpath-link,$U_RV/lib"
+UNW_A64="-I$U_A64/include -L$U_A64/lib -Wl,-rpath-link,$U_A64/lib"
+CL_RV="--target=riscv64-linux-gnu --sysroot=$SR_RV -fuse-ld=lld -Qunused-arguments $UT $UNW_RV"
+CL_LA="--target=loongarch64-linux-gnu --sysroot=$SR_LA -fuse-ld=lld -Qunused-arguments $UT"
+wrap cc-riscv64 "exec clang-19 $CL_RV \"\$@\""
+wrap c++-riscv64 "exec clang++-19 $CL_RV \"\$@\""
+# Debian's cross gcc ignores --sysroot for its own dirs: it builds against bookworm's glibc 2.36,
+# and the result runs on the trixie 2.41 runtime root.
+wrap gcc-riscv64 "exec riscv64-linux-gnu-gcc $UT $UNW_RV \"\$@\""
+wrap g++-riscv64 "exec riscv64-linux-gnu-g++ $UT $UNW_RV \"\$@\""
+wrap cc-aarch64 "exec aarch64-linux-gnu-gcc $UT $UNW_A64 \"\$@\""
+wrap c++-aarch64 "exec aarch64-linux-gnu-g++ $UT $UNW_A64 \"\$@\""
+wrap cc-loongarch64 "exec clang-19 $CL_LA \"\$@\""
+wrap c++-loongarch64 "exec clang++-19 $CL_LA \"\$@\""
+# binfmt_misc is not assumed: qemu is called explicitly.  libunwind lives outside the -L root; a
+# guest path missing under the root falls back to the host path.  cross.env holds the bare qemu
+# command lines: a test harness runs qemu directly, so a host LD_PRELOAD of a target library
+# reaches only static programs (qemu ignores it and hands it on to the guest's ld.so).
+declare -A QRUN=(
+	[riscv64]="$PREFIX/qemu/qemu-riscv64 -L $SR_RV/usr/riscv64-linux-gnu -E LD_LIBRARY_PATH=$U_RV/lib"
+	[aarch64]="$PREFIX/qemu/qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$U_A64/lib"
+	[loongarch64]="$PREFIX/qemu/qemu-loongarch64 -L $SR_LA/usr/loongarch64-linux-gnu"
+)
+{
+	echo "# generated by tests/cross/setup.sh: qemu-user command lines per arch"
+	for a in riscv64 aarch64 loongarch64; do
+		echo "CROSS_RUN_$a='${QRUN[$a]}'"
+		wrap "run-$a" "exec ${QRUN[$a]} \"\$@\""
+		if [ -e "$STAMP/qemu-7.2" ] && [ $a != loongarch64 ]; then
+			q=${QRUN[$a]/\/qemu\/qemu-//qemu-7.2/qemu-}
+			echo "CROSS_RUN_${a}_7_2='$q'"
+			wrap "run-$a-7.2" "exec $q \"\$@\""
+		fi
+	done
+} >"$PREFIX/cross.env"
+
+# ---------------------------------------------------------------- self-test
+# Each compiler builds a program that links libunwind (where there is one) and the program
+# runs under its qemu: toolchain, sysroot, runtime root and wrappers all work together.
+if [ "${SKIP_SELFTEST:-0}" != 1 ]; then
+	step "self-test: compile and run a program per arch"
+	newtmp
+	cat >"$TMP/t.c" <<'EOF'
+#include <stdio.h>
+#ifdef UNW
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+#endif
+int main(void)
+{
+#ifdef UNW
+	unw_context_t uc;
+	unw_cursor_t c;
+	int n = 0;
+
+	unw_getcontext(&uc);
+	unw_init_local(&c, &uc);
+	while (n < 64 && unw_step(&c) > 0)
+		n++;
+	printf("ok %s %d\n", ARCH, n > 0);
+#else
+	printf("ok %s 1\n", ARCH);
+#endif
+	return 0;
+}
+EOF
+	for t in "riscv64 cc-riscv64 -DUNW -lunwind" "riscv64 gcc-riscv64 -DUNW -lunwind" \
+		"aarch64 cc-aarch64 -DUNW -lunwind" "loongarch64 cc-loongarch64"; do
+		set -- $t
+		a=$1 cc=$2
+		shift 2
+		STEP="self-test: $cc"
+		run "$B/$cc" -O2 -DARCH="\"$a\"" "$TMP/t.c" -o "$TMP/t-$cc" "$@"
+		got=$("$B/run-$a" "$TMP/t-$cc" 2>>"$LOG") || die "run-$a $cc-built program: exit $?"
+		[ "$got" = "ok $a 1" ] || die "run-$a $cc-built program printed '$got', want 'ok $a 1'"
+		if [ -e "$B/run-$a-7.2" ]; then
+			got=$("$B/run-$a-7.2" "$TMP/t-$cc" 2>>"$LOG") || die "run-$a-7.2: exit $?"
+			[ "$got" = "ok $a 1" ] || die "run-$a-7.2 printed '$got'"
+		fi
+	done
+	echo 'int main() { try { throw 42; } catch (int e) { return e - 42; } return 1; }' >"$TMP/t.cc"
+	for t in "riscv64 c++-riscv64" "riscv64 g++-riscv64" "aarch64 c++-aarch64" \
+		"loongarch64 c++-loongarch64"; do
+		set -- $t
+		STEP="self-test: $2"
+		run "$B/$2" -O2 "$TMP/t.cc" -o "$TMP/t-$2"
+		"$B/run-$1" "$TMP/t-$2" 2>>"$LOG" || die "run-$1 $2-built C++ program: exit $?"
+	done
+	rm -rf "$TMP"
+fi
+
+log "done: $PREFIX ($(du -sh "$PREFIX" | cut -f1)); log in $LOG"
+echo "export PATH=\"$B:\$PATH\""
