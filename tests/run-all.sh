@@ -4,7 +4,8 @@
 #   2. clang build: make check
 #   3. ASan+UBSan build: the unit tests
 #   4. valgrind: the unit tests of build 1
-#   5. make distcheck
+#   5. fuzzing: the parsers and decoders, 30 s each (tests/fuzz/run.sh)
+#   6. make distcheck
 # Prints every result and, last, "N passed, M failed, K skipped" counted from
 # the TAP results of all of them (K: SKIP, and TAP "# TODO" expected failures,
 # each of which names the issue that tracks it).
@@ -75,6 +76,18 @@ note "valgrind: unit tests"
 for t in $UNITS; do
 	one "valgrind $t" valgrind -q --error-exitcode=99 --leak-check=full "$OUT/gcc/$t" >/dev/null
 done
+
+note "fuzzing: every parser and decoder (libFuzzer + ASan + UBSan)"
+count_tap() { # FILE: add a TAP stream's results
+	local p f
+	p=$(grep -cE '^ok [0-9]+' "$1")
+	f=$(grep -cE '^not ok [0-9]+' "$1")
+	PASS=$((PASS + p))
+	FAIL=$((FAIL + f))
+	cat "$1"
+}
+FUZZ_OUT="$OUT/fuzz" FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash tests/fuzz/run.sh >"$OUT/fuzz.tap" 2>&1
+count_tap "$OUT/fuzz.tap"
 
 note "make distcheck"
 one "make distcheck" sh -c "cd '$OUT/gcc' && make -j$JOBS distcheck >'$OUT/distcheck.log' 2>&1" ||

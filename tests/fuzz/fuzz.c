@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer targets for every parser and decoder that reads untrusted bytes.
+ * Built by tests/fuzz/run.sh with clang -fsanitize=fuzzer,address,undefined,
+ * one binary per FUZZ_* target.  A target passes if no input crashes it, reads
+ * out of bounds or trips UBSan; results are not checked here (the unit tests
+ * check exact results).
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "arch/scan.h"
+#include "cfi/cfi.h"
+#include "maps.h"
+
+#define BASE 0x10000ull
+
+#if defined(FUZZ_EH)
+/* An .eh_frame_hdr + .eh_frame image: look up pcs, run the CFA program, apply the row. */
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	static uint64_t stack[64];
+	struct cr_mem m, sm;
+	struct cr_ehsrc src;
+	struct cr_fde fde;
+	struct cr_row row;
+	struct cr_regs in, out;
+
+	if (n < 16)
+		return 0;
+	cr_mem_buffer(&m, BASE, d, n);
+	memset(&src, 0, sizeof(src));
+	/* The first byte picks the layout: with a header, or a bare .eh_frame. */
+	if (d[0] & 1) {
+		src.eh_hdr = BASE + 1;
+		src.eh_hdr_len = d[1] < n ? d[1] : n - 1;
+	} else {
+		src.eh_frame = BASE + 1;
+	}
+	src.eh_frame_end = BASE + n;
+	src.bases.data = BASE + 1;
+	memcpy(stack, d, n < sizeof(stack) ? n : sizeof(stack));
+	cr_mem_buffer(&sm, 0x7fff0000, stack, sizeof(stack));
+	for (unsigned k = 0; k < 4; k++) {
+		uint64_t pc = BASE + (k * 0x9e37u + d[2 + k]) % (n + 64);
+
+		if (cr_eh_find(&m, &src, pc, &fde) < 0)
+			continue;
+		if (cr_cfa_run(&m, &cr_arch_x86_64, &fde, pc, &row) < 0)
+			continue;
+		memset(&in, 0, sizeof(in));
+		for (unsigned r = 0; r < 17; r++)
+			cr_reg_set(&in, r, 0x7fff0000 + 8 * r);
+		cr_row_apply(&row, &m, &cr_arch_x86_64, &in, &out);
+		cr_row_apply(&row, &sm, &cr_arch_x86_64, &in, &out);
+	}
+	return 0;
+}
+#elif defined(FUZZ_EXPR)
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	struct cr_mem m;
+	struct cr_regs regs;
+	uint64_t init = BASE, v;
+
+	cr_mem_buffer(&m, BASE, d, n);
+	memset(&regs, 0, sizeof(regs));
+	for (unsigned r = 0; r < 17; r++)
+		cr_reg_set(&regs, r, BASE + r);
+	cr_expr_eval(&m, &cr_arch_x86_64, &regs, BASE, n, NULL, &v);
+	cr_expr_eval(&m, &cr_arch_x86_64, &regs, BASE, n, &init, &v);
+	return 0;
+}
+#elif defined(FUZZ_SCAN)
+/* Every arch's prologue decoder on the same bytes, at every pc the first byte allows. */
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	static const struct cr_arch *const arch[] = { &cr_arch_x86_64, &cr_arch_aarch64,
+						      &cr_arch_riscv64, &cr_arch_loongarch64 };
+	struct cr_row row;
+
+	if (n < 2)
+		return 0;
+	for (unsigned a = 0; a < 4; a++)
+		for (size_t off = 0; off <= n - 1; off += 1 + d[0] % 7)
+			arch[a]->scan(d + 1, n - 1, off, (int)(off & 1), &row);
+	return 0;
+}
+#elif defined(FUZZ_MAPS)
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	static struct cr_maps t;
+	uint64_t lo, hi;
+
+	cr_maps_parse(&t, (const char *)d, n);
+	for (unsigned i = 0; i < 4 && n > i; i++) {
+		cr_maps_find(&t, (uint64_t)d[i] << 36);
+		cr_maps_stack(&t, (uint64_t)d[i] << 36, &lo, &hi);
+	}
+	return 0;
+}
+#else
+#error "define one FUZZ_* target"
+#endif

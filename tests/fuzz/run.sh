@@ -1,0 +1,41 @@
+#!/bin/bash
+# Fuzz every parser and decoder for FUZZ_SECONDS each (default 30), with
+# libFuzzer + ASan + UBSan (clang; Debian: clang, libclang-rt-14-dev).
+# Prints TAP: one line per target, "ok" when no input crashed it.
+set -u
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+OUT=${FUZZ_OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
+SECS=${FUZZ_SECONDS:-30}
+CC=${FUZZ_CC:-clang}
+LIB="$SRC/libcrash"
+SOURCES="$LIB/cursor.c $LIB/mem.c $LIB/row.c $LIB/maps.c $LIB/cfi/ehframe.c $LIB/cfi/cfa.c
+	$LIB/cfi/expr.c $LIB/arch/x86_64/desc.c $LIB/arch/x86_64/scan.c $LIB/arch/aarch64/desc.c
+	$LIB/arch/aarch64/scan.c $LIB/arch/riscv64/desc.c $LIB/arch/riscv64/scan.c
+	$LIB/arch/loongarch64/desc.c $LIB/arch/loongarch64/scan.c"
+n=0
+fail=0
+for t in EH EXPR SCAN MAPS; do
+	n=$((n + 1))
+	bin=$OUT/fuzz-$t
+	if ! $CC -g -O1 -std=gnu11 -D_GNU_SOURCE -DFUZZ_$t -I"$SRC/include" -I"$LIB" \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		"$SRC/tests/fuzz/fuzz.c" $SOURCES -o "$bin" 2>"$OUT/build-$t.log"; then
+		echo "not ok $n - fuzz $t: does not build"
+		sed 's/^/#   /' "$OUT/build-$t.log" | head -20
+		fail=1
+		continue
+	fi
+	mkdir -p "$OUT/corpus-$t"
+	if "$bin" -max_total_time="$SECS" -max_len=4096 -print_final_stats=1 "$OUT/corpus-$t" \
+		>"$OUT/run-$t.log" 2>&1; then
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/run-$t.log")
+		echo "ok $n - fuzz $t: ${runs:-?} inputs in ${SECS} s, no crash"
+	else
+		echo "not ok $n - fuzz $t: crashed"
+		grep -E 'ERROR|SUMMARY|#[0-9]+ ' "$OUT/run-$t.log" | head -20 | sed 's/^/#   /'
+		fail=1
+	fi
+done
+echo "1..$n"
+exit $fail
