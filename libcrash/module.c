@@ -187,6 +187,52 @@ int cr_module_find_rdebug(const struct cr_mem *m, uint64_t pc, struct cr_module 
 	return -CR_ENOINFO;
 }
 
+/*
+ * Modules found at crash time (loaded after install, or before any install):
+ * a few slots, each a sequence lock like the row cache, so that the next walk
+ * does not parse the same program headers again.  Lock-free, AS-safe.
+ */
+#define RT_SLOTS 16
+static struct rt_slot {
+	uint64_t seq;	/* odd while written */
+	uint64_t key;	/* module start ^ link map */
+	struct cr_module mod;
+} rt[RT_SLOTS];
+
+_Static_assert(sizeof(struct cr_module) % 8 == 0, "copied as 64-bit words");
+
+static int rt_get(uint64_t key, uint64_t pc, struct cr_module *out)
+{
+	struct rt_slot *s = &rt[(key >> 12) % RT_SLOTS];
+	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), *d = (uint64_t *)out;
+	const uint64_t *src = (const uint64_t *)&s->mod;
+
+	if ((seq & 1) || seq == 0 || __atomic_load_n(&s->key, __ATOMIC_RELAXED) != key)
+		return -CR_ENOINFO;
+	for (size_t i = 0; i < sizeof(*out) / 8; i++)
+		d[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq || pc < out->lo || pc >= out->hi)
+		return -CR_ENOINFO;
+	return 0;
+}
+
+static void rt_put(uint64_t key, const struct cr_module *mod)
+{
+	struct rt_slot *s = &rt[(key >> 12) % RT_SLOTS];
+	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED), *d = (uint64_t *)&s->mod;
+	const uint64_t *src = (const uint64_t *)mod;
+
+	if ((seq & 1) || !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
+						      __ATOMIC_RELAXED))
+		return;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&s->key, key, __ATOMIC_RELAXED);
+	for (size_t i = 0; i < sizeof(*mod) / 8; i++)
+		__atomic_store_n(&d[i], src[i], __ATOMIC_RELAXED);
+	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
 #ifdef HAVE__DL_FIND_OBJECT
 /*
  * glibc documents _dl_find_object as async-signal-safe: readers use a
@@ -206,8 +252,16 @@ static int find_dlfo(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
 		*out = *t;
 		return 0;
 	}
-	return from_link_map(m, (uintptr_t)fo.dlfo_link_map, (uintptr_t)fo.dlfo_map_start, pc,
-			     out);
+	/* The key changes when the library is unloaded and another takes its place. */
+	uint64_t key = (uintptr_t)fo.dlfo_map_start ^ ((uintptr_t)fo.dlfo_link_map << 1);
+
+	if (rt_get(key, pc, out) == 0)
+		return 0;
+	if (from_link_map(m, (uintptr_t)fo.dlfo_link_map, (uintptr_t)fo.dlfo_map_start, pc,
+			  out) < 0)
+		return -CR_ENOINFO;
+	rt_put(key, out);
+	return 0;
 }
 #endif
 
