@@ -242,14 +242,23 @@ static unsigned walk(const struct cr_crash *c, const struct cr_mem *m, int engin
 	return cr_unwind(&w, c->regs, list, t);
 }
 
+/* One walk into here when it is free (the crash owner always finds it free). */
+static struct cr_frame frame_buf[1024];
+static volatile int frame_busy;
+
 void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
 			 int engine)
 {
 	static const char *const names[] = { "auto", "fp", "cfi", "scan" };
 	struct printer p = { .o = o, .m = m, .nseen = 0 };
 	struct cr_trace t = { .f = NULL, .sink = NULL, .arg = &p, .max = c->max_frames };
+	int buffered = t.max <= CR_ARRAY_SIZE(frame_buf) &&
+		       __atomic_exchange_n(&frame_busy, 1, __ATOMIC_ACQUIRE) == 0;
 
-	/* Pass 1 counts, so the header can come first without a frame array. */
+	/* The header comes first: walk once into the buffer, or, when another
+	   thread holds it, count in a first pass and print in a second. */
+	if (buffered)
+		t.f = frame_buf;
 	walk(c, m, engine, &t);
 	cr_puts(o, "backtrace: ");
 	cr_putu(o, t.n);
@@ -260,8 +269,16 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 	if (t.stop != CR_STOP_COMPLETE && t.stop != CR_STOP_MAXFRAMES)
 		cr_put0x(o, t.stop_addr, 16);
 	cr_putc(o, '\n');
-	t.sink = print_sink;
 	p.memo.mod_lo = 0;
+	if (buffered) {
+		unsigned n = t.n;
+
+		for (t.n = 0; t.n < n; t.n++)
+			print_sink(&t, &frame_buf[t.n]);
+		__atomic_store_n(&frame_busy, 0, __ATOMIC_RELEASE);
+		return;
+	}
+	t.sink = print_sink;
 	walk(c, m, engine, &t);
 }
 
