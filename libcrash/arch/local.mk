@@ -2,7 +2,7 @@
 # unit-tested on every host (x86_64/desc.c and each host's context.c are listed
 # in Makefile.am).
 libcrash_core_la_SOURCES += libcrash/arch/scan.h \
-	libcrash/arch/x86_64/scan.c \
+	libcrash/arch/x86_64/scan.c libcrash/arch/x86_64/insn.c libcrash/arch/x86_64/insn.h \
 	libcrash/arch/aarch64/desc.c libcrash/arch/aarch64/scan.c \
 	libcrash/arch/riscv64/desc.c libcrash/arch/riscv64/scan.c \
 	libcrash/arch/loongarch64/desc.c libcrash/arch/loongarch64/scan.c
