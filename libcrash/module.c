@@ -140,15 +140,86 @@ static void read_str(const struct cr_mem *m, uint64_t addr, char *dst, size_t ca
 	dst[i] = 0;
 }
 
-/* A module from its link_map entry: the ELF header sits at the lowest PT_LOAD. */
+/*
+ * Modules found at crash time (loaded after install, or before any install):
+ * a few slots, each a sequence lock like the row cache, so that the next walk
+ * does not parse the same program headers again.  Lock-free, AS-safe.
+ */
+#define RT_SLOTS 16
+static struct rt_slot {
+	uint64_t seq;	/* odd while written */
+	uint64_t key;	/* module start ^ link map */
+	struct cr_module mod;
+} rt[RT_SLOTS];
+
+_Static_assert(sizeof(struct cr_module) % 8 == 0, "copied as 64-bit words");
+
+/* Four consecutive slots from a hash of the key: two modules rarely evict each other. */
+#define RT_WAYS 4
+static unsigned rt_home(uint64_t key)
+{
+	return (unsigned)((key * 0x9e3779b97f4a7c15ull) >> 60) % RT_SLOTS;
+}
+
+static int rt_get_slot(struct rt_slot *s, uint64_t key, struct cr_module *out)
+{
+	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), *d = (uint64_t *)out;
+	const uint64_t *src = (const uint64_t *)&s->mod;
+
+	if ((seq & 1) || seq == 0 || __atomic_load_n(&s->key, __ATOMIC_RELAXED) != key)
+		return -CR_ENOINFO;
+	for (size_t i = 0; i < sizeof(*out) / 8; i++)
+		d[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
+}
+
+static int rt_get(uint64_t key, struct cr_module *out)
+{
+	for (unsigned i = 0, h = rt_home(key); i < RT_WAYS; i++)
+		if (rt_get_slot(&rt[(h + i) % RT_SLOTS], key, out) == 0)
+			return 0;
+	return -CR_ENOINFO;
+}
+
+static void rt_put(uint64_t key, const struct cr_module *mod)
+{
+	unsigned h = rt_home(key), i;
+
+	/* The first empty slot of the four, else the home slot. */
+	for (i = 0; i < RT_WAYS; i++)
+		if (__atomic_load_n(&rt[(h + i) % RT_SLOTS].seq, __ATOMIC_RELAXED) == 0)
+			break;
+	struct rt_slot *s = &rt[(h + (i < RT_WAYS ? i : 0)) % RT_SLOTS];
+	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED), *d = (uint64_t *)&s->mod;
+	const uint64_t *src = (const uint64_t *)mod;
+
+	if ((seq & 1) || !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
+						      __ATOMIC_RELAXED))
+		return;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&s->key, key, __ATOMIC_RELAXED);
+	for (size_t k = 0; k < sizeof(*mod) / 8; k++)
+		__atomic_store_n(&d[k], src[k], __ATOMIC_RELAXED);
+	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+/*
+ * A module from its link_map entry: the ELF header sits at the lowest PT_LOAD.
+ * Parsed once, then served from the slots above (keyed by entry and base: an
+ * unloaded library's entry is not reused for another at the same base).
+ */
 static int from_link_map(const struct cr_mem *m, uint64_t lm, uint64_t base, uint64_t pc,
 			 struct cr_module *out)
 {
+	uint64_t key = lm ^ (base << 1) ^ 0x6c63;
 	struct link_map l;
 	uint64_t phdr;
 	unsigned phnum;
 	int ret;
 
+	if (rt_get(key, out) == 0)
+		return pc >= out->lo && pc < out->hi ? 0 : -CR_ENOINFO;
 	if (cr_read(m, lm, &l, sizeof(l)) < 0)
 		return -CR_EFAULT;
 	if (!base)
@@ -157,8 +228,6 @@ static int from_link_map(const struct cr_mem *m, uint64_t lm, uint64_t base, uin
 		return ret;
 	if ((ret = cr_module_from_phdrs(m, l.l_addr, phdr, phnum, out)) < 0)
 		return ret;
-	if (pc < out->lo || pc >= out->hi)
-		return -CR_ENOINFO;
 	read_str(m, (uintptr_t)l.l_name, out->path, sizeof(out->path));
 	if (!out->path[0] && lm == (uintptr_t)_r_debug.r_map) {
 		/* The executable: the loader gives it no name. */
@@ -166,7 +235,8 @@ static int from_link_map(const struct cr_mem *m, uint64_t lm, uint64_t base, uin
 
 		out->path[k > 0 ? k : 0] = 0;
 	}
-	return 0;
+	rt_put(key, out);
+	return pc >= out->lo && pc < out->hi ? 0 : -CR_ENOINFO;
 }
 
 int cr_module_find_rdebug(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
@@ -185,52 +255,6 @@ int cr_module_find_rdebug(const struct cr_mem *m, uint64_t pc, struct cr_module 
 		lm = (uintptr_t)l.l_next;
 	}
 	return -CR_ENOINFO;
-}
-
-/*
- * Modules found at crash time (loaded after install, or before any install):
- * a few slots, each a sequence lock like the row cache, so that the next walk
- * does not parse the same program headers again.  Lock-free, AS-safe.
- */
-#define RT_SLOTS 16
-static struct rt_slot {
-	uint64_t seq;	/* odd while written */
-	uint64_t key;	/* module start ^ link map */
-	struct cr_module mod;
-} rt[RT_SLOTS];
-
-_Static_assert(sizeof(struct cr_module) % 8 == 0, "copied as 64-bit words");
-
-static int rt_get(uint64_t key, uint64_t pc, struct cr_module *out)
-{
-	struct rt_slot *s = &rt[(key >> 12) % RT_SLOTS];
-	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), *d = (uint64_t *)out;
-	const uint64_t *src = (const uint64_t *)&s->mod;
-
-	if ((seq & 1) || seq == 0 || __atomic_load_n(&s->key, __ATOMIC_RELAXED) != key)
-		return -CR_ENOINFO;
-	for (size_t i = 0; i < sizeof(*out) / 8; i++)
-		d[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) != seq || pc < out->lo || pc >= out->hi)
-		return -CR_ENOINFO;
-	return 0;
-}
-
-static void rt_put(uint64_t key, const struct cr_module *mod)
-{
-	struct rt_slot *s = &rt[(key >> 12) % RT_SLOTS];
-	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED), *d = (uint64_t *)&s->mod;
-	const uint64_t *src = (const uint64_t *)mod;
-
-	if ((seq & 1) || !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
-						      __ATOMIC_RELAXED))
-		return;
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	__atomic_store_n(&s->key, key, __ATOMIC_RELAXED);
-	for (size_t i = 0; i < sizeof(*mod) / 8; i++)
-		__atomic_store_n(&d[i], src[i], __ATOMIC_RELAXED);
-	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
 #ifdef HAVE__DL_FIND_OBJECT
@@ -252,16 +276,8 @@ static int find_dlfo(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
 		*out = *t;
 		return 0;
 	}
-	/* The key changes when the library is unloaded and another takes its place. */
-	uint64_t key = (uintptr_t)fo.dlfo_map_start ^ ((uintptr_t)fo.dlfo_link_map << 1);
-
-	if (rt_get(key, pc, out) == 0)
-		return 0;
-	if (from_link_map(m, (uintptr_t)fo.dlfo_link_map, (uintptr_t)fo.dlfo_map_start, pc,
-			  out) < 0)
-		return -CR_ENOINFO;
-	rt_put(key, out);
-	return 0;
+	return from_link_map(m, (uintptr_t)fo.dlfo_link_map, (uintptr_t)fo.dlfo_map_start, pc,
+			     out) < 0 ? -CR_ENOINFO : 0;
 }
 #endif
 
