@@ -86,6 +86,15 @@ int cr_row_apply(const struct cr_row *row, const struct cr_mem *m, const struct 
 		if (ret == 0)
 			cr_reg_set(&tmp, n, v);
 	}
+	/* A return-address column past the arch's registers (a CIE may name any
+	   column, DWARF5 6.4.1) still gives the caller's pc, as in cr_crow_apply. */
+	if (row->ra >= a->nregs) {
+		ret = apply_rule(&row->reg[row->ra], row->ra, cfa, m, a, in, &v);
+		if (ret < 0)
+			return ret;
+		if (ret == 0)
+			cr_reg_set(&tmp, row->ra, v);
+	}
 	/* The caller's sp is the CFA unless a rule says otherwise (DWARF5 6.4.1). */
 	if (row->reg[a->sp].kind == CR_SAME)
 		cr_reg_set(&tmp, a->sp, cfa);
@@ -179,7 +188,14 @@ int cr_crow_apply(const struct cr_crow *c, const struct cr_mem *m, const struct 
 	unsigned k, n = c->n;
 	int ret;
 
-	if (c->ra >= CR_NREGS || n > CR_CROW_MAX || !cr_reg_valid(in, c->cfa_reg))
+	if (c->ra >= CR_NREGS || n > CR_CROW_MAX)
+		return -CR_EINVAL;
+	/* An undefined return address ends the walk before any read, as in
+	   cr_row_apply (a read that fails must not turn CR_END into -CR_EFAULT). */
+	for (k = 0; k < n; k++)
+		if (c->kind[k] == CR_UNDEF && c->col[k] == c->ra)
+			return CR_END;
+	if (!cr_reg_valid(in, c->cfa_reg))
 		return -CR_EINVAL;
 	cfa = in->r[c->cfa_reg] + (uint64_t)(int64_t)c->cfa_off;
 	for (k = 0; k < n; k++) {
@@ -190,8 +206,6 @@ int cr_crow_apply(const struct cr_crow *c, const struct cr_mem *m, const struct 
 		}
 		struct cr_rule r = { .kind = c->kind[k] };
 
-		if (r.kind == CR_UNDEF && c->col[k] == c->ra)
-			return CR_END;
 		if (r.kind == CR_REG)
 			r.reg = (uint16_t)c->off[k];
 		else

@@ -2,7 +2,9 @@
 /* The frame loop: engine chain, progress checks, stop reason. */
 #include <string.h>
 
+#include "cfi/cfi.h"
 #include "crash.h"
+#include "sym.h"
 #include "unwind.h"
 
 static cr_step_fn *const steps[CR_ENG_N] = {
@@ -95,6 +97,97 @@ static int ra_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *
 	return 0;
 }
 
+/*
+ * An exact frame (#00, or interrupted by a signal) in a linker stub, on an
+ * arch whose calls leave the return address in a register: the caller is in
+ * the link register and sp is unchanged.  Linkers emit no FDE for the PLT on
+ * aarch64 and riscv64, and stubs have no symbol; the psABIs let PLT entries and
+ * veneers use only the scratch registers (AAPCS64 6.1.1 IP0/IP1 x16/x17;
+ * RISC-V psABI "Procedure Linkage Table": t1-t3), never sp or the link
+ * register.  So: a pc in a module, with no FDE and no sized symbol around it
+ * (an unsized one, like crti's _init before .plt, does not say where it ends).
+ * -CR_ENOINFO elsewhere, for the next engine.  Tried by every engine list,
+ * after the trampoline check (try_engines).
+ */
+static int stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+{
+	const struct cr_arch *a = w->arch;
+	const struct cr_module *mod;
+	struct cr_ehsrc src = { 0 };
+	struct cr_fde fde;
+	struct cr_sym sym;
+	int ret;
+
+	if (!w->exact || !a->ra_in_reg || !cr_reg_valid(in, a->ra) || !cr_reg_valid(in, a->sp))
+		return -CR_ENOINFO;
+	if (cr_walk_module(w, in->pc, &mod) < 0)
+		return -CR_ENOINFO;
+	if (mod->eh_hdr) {
+		src.eh_hdr = mod->eh_hdr;
+		src.eh_hdr_len = mod->eh_hdr_len;
+		src.eh_frame_end = mod->hi;
+		src.bases.data = mod->eh_hdr;
+		ret = cr_eh_find(w->mem, &src, in->pc, &fde);
+		if (ret != -CR_ENOINFO)
+			return -CR_ENOINFO;	/* an FDE (or no answer): not a stub */
+	}
+	if (cr_sym_find(w->mem, mod, in->pc, &sym) == 0 && sym.size &&
+	    in->pc - sym.start < sym.size)
+		return -CR_ENOINFO;
+	*out = *in;
+	out->pc = a->strip_ra ? a->strip_ra(in->r[a->ra]) : in->r[a->ra];
+	return 0;
+}
+
+/* The function around pc, for the decoder: a sized symbol containing pc, or an unsized one. */
+__attribute__((noinline)) static int leaf_start(struct cr_walk *w, uint64_t pc, uint64_t *start)
+{
+	const struct cr_module *mod;
+	struct cr_sym sym;
+
+	if (cr_walk_module(w, pc, &mod) < 0 || cr_sym_find(w->mem, mod, pc, &sym) < 0 ||
+	    (sym.size && pc - sym.start >= sym.size) || pc < sym.start)
+		return -CR_ENOINFO;
+	*start = sym.start;
+	return 0;
+}
+
+#define LEAF_MAX 4096	/* as the scan engine: longer distances are not decoded */
+
+__attribute__((noinline)) static int leaf_decode(struct cr_walk *w, uint64_t start, uint64_t pc,
+						 struct cr_row *row)
+{
+	uint8_t code[LEAF_MAX];
+	size_t off = (size_t)(pc - start);
+
+	if (off >= LEAF_MAX || cr_read(w->mem, start, code, off) < 0)
+		return -CR_ENOINFO;
+	return w->arch->scan(code, off, off, 1, row);
+}
+
+/*
+ * The fp engine at an exact frame, on an arch whose calls leave the return
+ * address in a register: a function that has not saved it (a leaf never does;
+ * or the pc is in a prologue) has no frame record of its own, so the record at
+ * fp is its caller's and would skip the caller.  The prologue decoder says
+ * whether the link register is saved at pc: if not, its row (ra in the link
+ * register, CFA from sp, or from fp where a GCC leaf saved only fp) is the
+ * step.  -CR_ENOINFO otherwise, or when the function is not known: the frame
+ * record applies.
+ */
+static int leaf_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+{
+	const struct cr_arch *a = w->arch;
+	struct cr_row row;
+	uint64_t start;
+
+	if (!w->exact || !a->ra_in_reg || !a->scan || !cr_reg_valid(in, a->ra) ||
+	    leaf_start(w, in->pc, &start) < 0 || leaf_decode(w, start, in->pc, &row) < 0 ||
+	    row.ra != a->ra || row.reg[a->ra].kind != CR_SAME)
+		return -CR_ENOINFO;
+	return cr_row_apply(&row, w->mem, a, in, out) == 0 ? 0 : -CR_ENOINFO;
+}
+
 static void emit(struct cr_trace *t, const struct cr_regs *r, const struct cr_arch *a,
 		 uint8_t engine, uint8_t flags)
 {
@@ -128,11 +221,18 @@ static int try_engines(struct cr_walk *w, const uint8_t *engines, const struct c
 			continue;
 		w->si.err_addr = 0;
 		w->si.next_exact = 0;
+		/* The fp engine's frame-#00 rule, by the decoder: tagged [scan]. */
+		if (engines[i] == CR_ENG_FP && leaf_step(w, cur, next) == 0)
+			return CR_ENG_SCAN;
 		ret = fn(w, cur, next);
 		if (ret == 0)
 			return engines[i];
 		if (ret == CR_END)
 			return CR_ENG_N;	/* outermost frame */
+		/* Every list tries the trampoline check; after it, a linker stub
+		   (before fp and scan, which would misread it): tagged [ra]. */
+		if (engines[i] == CR_ENG_SIG && stub_step(w, cur, next) == 0)
+			return CR_ENG_RA;
 		/* An unreadable address says more than "no info": keep the first. */
 		if (ret == -CR_EFAULT && best != -CR_EFAULT) {
 			best = ret;

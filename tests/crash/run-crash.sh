@@ -6,15 +6,52 @@
 ARCH=${CR_ARCH:-$(uname -m)}
 # SIGTRAP's si_code for a breakpoint instruction differs: x86_64 int3 -> SI_KERNEL.
 case $ARCH in x86_64) TRAPCODE=SI_KERNEL ;; *) TRAPCODE=TRAP_BRKPT ;; esac
+# SIGILL's si_code for crashme's undefined instruction, as the kernel sends it (x86_64 ud2:
+# ILL_ILLOPN; arm64 do_undefinstr, riscv do_trap_insn_illegal: ILL_ILLOPC) or qemu-user:
+# qemu-aarch64 sends ILL_ILLOPN for every undefined instruction, qemu-loongarch64 10 si_code 0.
+case $ARCH in
+x86_64) ILLCODE=ILL_ILLOPN ;;
+aarch64) if [ -n "$RUN" ]; then ILLCODE=ILL_ILLOPN; else ILLCODE=ILL_ILLOPC; fi ;;
+loongarch64) if [ -n "$RUN" ]; then ILLCODE=SI_USER; else ILLCODE=ILL_ILLOPC; fi ;;
+*) ILLCODE=ILL_ILLOPC ;;
+esac
+# What an fp walk that starts inside glibc does, per arch: x86_64 and riscv64 glibc are built
+# without frame pointers and reuse the register (the walk stops, truncated); aarch64 glibc keeps
+# AAPCS64 frame records (the walk goes through it, complete); loongarch64 glibc leaves $fp
+# untouched on these paths, so the walk resumes at the record of the last crashme frame that
+# had one and cannot see that it skipped the glibc frames.
+case $ARCH in aarch64) FPLIBC=records ;; loongarch64) FPLIBC=stale ;; *) FPLIBC=none ;; esac
+# Integer division by zero: x86_64 div traps (#DE -> FPE_INTDIV); aarch64 SDIV and riscv64
+# DIV return a value without trapping (Arm ARM C6.2 SDIV; RISC-V ISA M extension, "Division
+# by zero"), so crashme's division returns and no SIGFPE exists to report; loongarch64 div.w
+# does not trap either, and crashme, as GCC's -mcheck-zero-division, executes `break 7`
+# (BRK_DIVZERO): the kernel sends SIGFPE/FPE_INTDIV, qemu-user 10 SIGTRAP/TRAP_BRKPT.
+case $ARCH in
+aarch64 | riscv64) FPE= ;;
+loongarch64) if [ -n "$RUN" ]; then FPE="5 TRAP_BRKPT"; else FPE="8 FPE_INTDIV"; fi ;;
+*) FPE="8 FPE_INTDIV" ;;
+esac
+# __pthread_once_slow is a static function of glibc: named only where its .symtab (or a debug
+# file) is there.  Natively always required; the cross sysroots' libcs are stripped.
+ONCE=__pthread_once_slow
+if [ -n "$RUN" ]; then
+	sysroot=$(sed -n 's/.* -L \([^ ]*\).*/\1/p' <<<"$RUN")
+	ONCE=
+	for l in "$sysroot"/lib/libc.so.6 "$sysroot"/lib/*-linux-gnu/libc.so.6 "$sysroot"/lib64/libc.so.6; do
+		if [ -e "$l" ] && nm "$l" 2>/dev/null | grep -q ' __pthread_once_slow$'; then
+			ONCE=__pthread_once_slow
+		fi
+	done
+fi
 
 CHAIN="level3 level2 level1 main"
 # mode signal code names... ('|' ends what the fp engine can see: glibc and ld.so
-# have no frame pointers, so an fp walk out of them stops, truncated)
+# have no frame pointers, so an fp walk out of them stops, truncated; see FPLIBC)
 CASES="
 segv 11 SEGV_MAPERR crash_null $CHAIN
 read 11 SEGV_MAPERR crash_read $CHAIN
-fpe 8 FPE_INTDIV crash_fpe $CHAIN
-ill 4 ILL_ILLOPN crash_ill $CHAIN
+${FPE:+fpe $FPE crash_fpe $CHAIN}
+ill 4 $ILLCODE crash_ill $CHAIN
 trap 5 $TRAPCODE crash_trap $CHAIN
 bus 7 BUS_ADRERR crash_bus $CHAIN
 badpc 11 SEGV_MAPERR crash_badpc $CHAIN
@@ -23,7 +60,7 @@ thread 11 SEGV_MAPERR crash_null thread_main
 lib 11 SEGV_MAPERR lib_inner crashme_lib_crash crash_lib $CHAIN
 dlopen 11 SEGV_MAPERR init_crash crashinit | crash_dlopen $CHAIN
 qsort 11 SEGV_MAPERR crash_null cmp_crash | qsort_r crash_qsort $CHAIN
-once 11 SEGV_MAPERR crash_null once_init | __pthread_once_slow crash_once $CHAIN
+once 11 SEGV_MAPERR crash_null once_init | $ONCE crash_once $CHAIN
 "
 
 # A report for one engine: every case, names in order, died by the signal.
@@ -40,11 +77,23 @@ engine_cases() { # ENGINE BINARY MUST-COMPLETE
 		check "$engine $mode: end marker" grep -q '^\*\*\* end of libcrash report \*\*\*$' "$out"
 		names=${rest//|/}
 		if [ "$engine" = fp ] && [ "$rest" != "$names" ]; then
-			# Beyond '|' the walk is in code without frame pointers: the fp
-			# engine must see what comes before and say that it stopped.
-			names=${rest%%|*}
-			check "fp $mode: truncated in code without frame pointers" \
-				grep -q '^backtrace: .*engine fp, truncated: ' "$out"
+			case $FPLIBC in
+			records)
+				# glibc's frame records: every frame, to the end.
+				check "fp $mode: complete through glibc's frame records" \
+					grep -q '^backtrace: .*engine fp, complete$' "$out" ;;
+			stale)
+				# Beyond '|': what comes before must be seen.
+				names=${rest%%|*}
+				skip "fp $mode: truncated in code without frame pointers" \
+					"loongarch64 glibc leaves \$fp untouched: the walk resumes at an older record" ;;
+			*)
+				# Beyond '|' the walk is in code without frame pointers: the fp
+				# engine must see what comes before and say that it stopped.
+				names=${rest%%|*}
+				check "fp $mode: truncated in code without frame pointers" \
+					grep -q '^backtrace: .*engine fp, truncated: ' "$out" ;;
+			esac
 		fi
 		if names_in_order "$out" $names; then ok 0 "$engine $mode: frames $names"; else
 			ok 1 "$engine $mode: frames $names"; sed 's/^/#   /' "$out"; fi
@@ -53,6 +102,15 @@ engine_cases() { # ENGINE BINARY MUST-COMPLETE
 		fi
 	done <<<"$CASES"
 }
+
+if [ -z "$FPE" ]; then
+	# No integer divide trap on this arch (see FPE): the division returns, as without libcrash.
+	out=$TMPD/fpe.txt
+	run_crash "$out" CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" fpe
+	is "$STATUS" "exit 1" "fpe: $ARCH division by zero does not trap: crashme exits 1"
+	check "fpe: crashme says it did not crash" grep -q 'crashme: fpe did not crash' "$out.stderr"
+	check "fpe: no report" test ! -s "$out"
+fi
 
 engine_cases fp "$DEMO/crashme" 0
 engine_cases auto "$DEMO/crashme" 1
@@ -82,8 +140,24 @@ check "segv: fault addr 0" grep -q 'fault addr 0x0000000000000000$' "$TMPD/segv.
 check "read: fault addr 0xdead0000" grep -q 'fault addr 0x00000000dead0000$' "$TMPD/read.auto.crashme.txt"
 check "abort: sender is the process itself" grep -q 'code -6 (SI_TKILL), sender pid [0-9]*, uid [0-9]*$' "$TMPD/abort.auto.crashme.txt"
 check "segv: build-id on the first frame" grep -q '^ *#00 pc .*crashme (crash_null+[0-9]*) (BuildId: [0-9a-f]\{40\}) \[ctx\]$' "$TMPD/segv.auto.crashme.txt"
-check "segv: every register" grep -q '^    r12 [0-9a-f]\{16\}  r13 [0-9a-f]\{16\}  r14 [0-9a-f]\{16\}  r15 [0-9a-f]\{16\}$' "$TMPD/segv.fp.crashme.txt"
-check "fp engine tags [fp]" grep -q '^ *#01 pc .*(level3+[0-9]*) \[fp\]$' "$TMPD/segv.fp.crashme.txt"
+# The psABI's names, four a line, padded to three columns, in the arch's order
+# (libcrash/arch/<arch>/desc.c).
+H='[0-9a-f]\{16\}'
+case $ARCH in
+aarch64) REGLINE="x28 $H  x29 $H  x30 $H  sp  $H" ;;
+riscv64) REGLINE="t4  $H  t5  $H  t6  $H  pc  $H" ;;
+loongarch64) REGLINE="s6  $H  s7  $H  s8  $H  pc  $H" ;;
+*) REGLINE="r12 $H  r13 $H  r14 $H  r15 $H" ;;
+esac
+check "segv: every register" grep -q "^    $REGLINE\$" "$TMPD/segv.fp.crashme.txt"
+if grep -q '^ *#01 pc .*(level3+[0-9]*) \[scan\]$' "$TMPD/segv.fp.crashme.txt" && [ "$ARCH" != x86_64 ]; then
+	# crash_null is a leaf without a frame record (aarch64; riscv64 gcc saves only fp): its
+	# caller comes from the link register, as the prologue decoder says; then records.
+	check "fp engine tags [fp] from #02 (#01: leaf's caller from the link register, [scan])" \
+		grep -q '^ *#02 pc .*(level2+[0-9]*) \[fp\]$' "$TMPD/segv.fp.crashme.txt"
+else
+	check "fp engine tags [fp]" grep -q '^ *#01 pc .*(level3+[0-9]*) \[fp\]$' "$TMPD/segv.fp.crashme.txt"
+fi
 check "nofp: caller frames tagged [cfi]" grep -q '^ *#01 pc .*(level3+[0-9]*) \[cfi\]$' "$TMPD/segv.auto.crashme-nofp.txt"
 
 # The module-relative pc names the same place for addr2line (if binutils is there).
@@ -116,12 +190,22 @@ check "stack-overflow: recurse frames" names_in_order "$out" recurse recurse rec
 out=$TMPD/wildfp.txt
 run_crash "$out" CRASH_OUTPUT="$out" CRASH_ENGINE=fp LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" wildfp
 is "$STATUS" "signal 11 core 0" "wildfp: died by SIGSEGV"
-check "wildfp: truncated: invalid memory at the wild fp" \
-	grep -q '^backtrace: 1 frame, engine fp, truncated: invalid memory at 0x00007ffd00000007$' "$out"
+if [ "$ARCH" != x86_64 ] && grep -q '^ *#01 pc .*(level3+[0-9]*) \[scan\]$' "$out"; then
+	# crash_wildfp saved no return address (a GCC leaf: aarch64 none, riscv64 only fp): the
+	# fp engine's frame-#00 rule takes its caller from the link register, then the wild fp.
+	check "wildfp: leaf's caller, then truncated: invalid memory at the wild fp" \
+		grep -q '^backtrace: 2 frames, engine fp, truncated: invalid memory at 0x00007ffd00000007$' "$out"
+else
+	check "wildfp: truncated: invalid memory at the wild fp" \
+		grep -q '^backtrace: 1 frame, engine fp, truncated: invalid memory at 0x00007ffd00000007$' "$out"
+fi
 # auto: CFI (CFA = rbp+16) and fp fail at frame #00; the prologue decoder sees
-# that rbp was overwritten after the push and recovers the caller from sp.
+# that rbp was overwritten after the push and recovers the caller from sp.  Where
+# the compiler made crash_wildfp a leaf without a frame record (GCC for aarch64),
+# its CFI is sp-based, untouched by the wild x29: CFI recovers the caller.
 run_crash "$out" CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" wildfp
-check "wildfp auto: frame #01 recovered by scan" grep -q '^ *#01 pc .*(level3+[0-9]*) \[scan\]$' "$out"
+case $ARCH in aarch64) WILDTAG=cfi ;; *) WILDTAG=scan ;; esac
+check "wildfp auto: frame #01 recovered by $WILDTAG" grep -q "^ *#01 pc .*(level3+[0-9]*) \\[$WILDTAG\\]\$" "$out"
 check "wildfp auto: then complete" grep -q '^backtrace: .*engine auto, complete$' "$out"
 
 # Two threads crash at once: exactly one report, one death.

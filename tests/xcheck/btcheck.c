@@ -10,6 +10,7 @@
 #include <execinfo.h>
 #include <libunwind.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,13 +41,25 @@ NOINLINE static void capture(struct capture *c)
 	KEEP();
 }
 
+/*
+ * What the oracles store for a caller: the return address, except on aarch64,
+ * where Debian 12's libunwind 1.6 (and glibc's backtrace() beside it, which the
+ * first check compares) store return address - 1.  Ours are return addresses
+ * (include/crash.h), so they are compared less ORACLE_ADJ.
+ */
+#if defined(__aarch64__)
+#define ORACLE_ADJ 1
+#else
+#define ORACLE_ADJ 0
+#endif
+
 /* Return addresses differ by call site within capture(); compare from #1 on. */
-static int same(void *const *a, int na, void *const *b, int nb, int upto)
+static int same(void *const *a, int na, void *const *b, int nb, int upto, uintptr_t adj)
 {
 	if (na < upto || nb < upto)
 		return 0;
 	for (int i = 1; i < upto; i++)
-		if (a[i] != b[i])
+		if ((uintptr_t)a[i] - adj != (uintptr_t)b[i])
 			return 0;
 	return 1;
 }
@@ -57,13 +70,13 @@ static void check(const char *where, struct capture *c, int frames, int fp_ok)
 	char name[160];
 
 	snprintf(name, sizeof(name), "%s: libunwind and glibc agree (%d frames)", where, frames);
-	tap_ok(same(c->lu, c->n_lu, c->glibc, c->n_glibc, frames), name);
+	tap_ok(same(c->lu, c->n_lu, c->glibc, c->n_glibc, frames, 0), name);
 	for (int e = 0; e < 5; e++) {
 		if (e == 1 && !fp_ok)
 			continue;
 		snprintf(name, sizeof(name), "%s: %s equals libunwind over %d frames", where,
 			 eng[e], frames);
-		if (!tap_ok(same(c->ours[e], c->n_ours[e], c->lu, c->n_lu, frames), name)) {
+		if (!tap_ok(same(c->ours[e], c->n_ours[e], c->lu, c->n_lu, frames, ORACLE_ADJ), name)) {
 			for (int i = 0; i < frames && i < N; i++)
 				printf("#   %2d ours %p libunwind %p\n", i,
 				       i < c->n_ours[e] ? c->ours[e][i] : NULL,
