@@ -7,11 +7,11 @@
 #define SCAN_MAX 4096	/* bytes of a function we read; longer distances are not scanned */
 
 /*
- * The function that contains pc.  Apart from the decoding so that the
- * symbolizer's buffers and the code buffer are never on the stack at once.
+ * Apart from the decoding so that the symbolizer's buffers and a code buffer
+ * are never on the stack at once (noinline).
  */
-__attribute__((noinline)) static int function_of(struct cr_walk *w, uint64_t pc,
-						 uint64_t *start, uint64_t *size)
+__attribute__((noinline)) int cr_scan_function(struct cr_walk *w, uint64_t pc, uint64_t *start,
+					       uint64_t *size)
 {
 	const struct cr_module *mod;
 	struct cr_sym sym;
@@ -56,7 +56,7 @@ int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 	w->si.err_addr = pc;
 	if (!a->scan)
 		return -CR_ENOSYS;
-	if ((ret = function_of(w, pc, &start, &size)) < 0 ||
+	if ((ret = cr_scan_function(w, pc, &start, &size)) < 0 ||
 	    (ret = decode(w, start, size, in, &row)) < 0)
 		return ret;
 	/* Only the innermost frame can still have its return address in a register. */

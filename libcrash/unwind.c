@@ -140,18 +140,6 @@ static int stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs
 }
 
 /* The function around pc, for the decoder: a sized symbol containing pc, or an unsized one. */
-__attribute__((noinline)) static int leaf_start(struct cr_walk *w, uint64_t pc, uint64_t *start)
-{
-	const struct cr_module *mod;
-	struct cr_sym sym;
-
-	if (cr_walk_module(w, pc, &mod) < 0 || cr_sym_find(w->mem, mod, pc, &sym) < 0 ||
-	    (sym.size && pc - sym.start >= sym.size) || pc < sym.start)
-		return -CR_ENOINFO;
-	*start = sym.start;
-	return 0;
-}
-
 #define LEAF_MAX 4096	/* as the scan engine: longer distances are not decoded */
 
 __attribute__((noinline)) static int leaf_decode(struct cr_walk *w, uint64_t start, uint64_t pc,
@@ -179,10 +167,11 @@ static int leaf_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs
 {
 	const struct cr_arch *a = w->arch;
 	struct cr_row row;
-	uint64_t start;
+	uint64_t start, size;
 
 	if (!w->exact || !a->ra_in_reg || !a->scan || !cr_reg_valid(in, a->ra) ||
-	    leaf_start(w, in->pc, &start) < 0 || leaf_decode(w, start, in->pc, &row) < 0 ||
+	    cr_scan_function(w, in->pc, &start, &size) < 0 ||
+	    leaf_decode(w, start, in->pc, &row) < 0 ||
 	    row.ra != a->ra || row.reg[a->ra].kind != CR_SAME)
 		return -CR_ENOINFO;
 	return cr_row_apply(&row, w->mem, a, in, out) == 0 ? 0 : -CR_ENOINFO;

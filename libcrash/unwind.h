@@ -70,6 +70,12 @@ cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
 int cr_cfi_step_cached(struct cr_walk *w, struct cr_regs *r);
 
 /*
+ * The start and size of the function that contains pc, from the symbols
+ * (scan.c).  0, or -CR_ENOSTART (no symbol, or pc past its end: a PLT stub).
+ */
+int cr_scan_function(struct cr_walk *w, uint64_t pc, uint64_t *start, uint64_t *size);
+
+/*
  * A trace-only walk (pc, sp, fp) from start with cached rows only: the pcs go
  * to emit as cr_unwind would record them.  Returns the number of frames when
  * it reached the outermost frame or max, or -CR_ENOINFO as soon as a frame
