@@ -146,8 +146,19 @@ static int find_sym(const struct cr_mem *m, const struct cr_module *mod, uint64_
 	return 0;
 }
 
+/* Is this the module's first frame?  Then it is recorded as seen. */
+static int first_of(struct cr_symmemo *memo, uint64_t lo)
+{
+	for (unsigned i = 0; i < memo->nseen; i++)
+		if (memo->seen[i] == lo)
+			return 0;
+	if (memo->nseen < CR_ARRAY_SIZE(memo->seen))
+		memo->seen[memo->nseen++] = lo;
+	return 1;
+}
+
 void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
-		     const struct cr_frame *f, int print_build_id, struct cr_symmemo *memo)
+		     const struct cr_frame *f, struct cr_symmemo *memo)
 {
 	/* Callers print the return address - 1: inside the call instruction. */
 	uint64_t pc = (f->flags & CR_FRAME_EXACT) ? f->pc : f->pc - 1;
@@ -157,6 +168,7 @@ void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 
 	if (!memo) {
 		local.mod_lo = 0;
+		local.nseen = 0;
 		memo = &local;
 	}
 	cr_puts(o, "      #");
@@ -181,7 +193,7 @@ void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 			cr_putu(o, pc - sym->start);
 			cr_putc(o, ')');
 		}
-		if (print_build_id && mod.build_id_len) {
+		if (first_of(memo, mod.lo) && mod.build_id_len) {
 			cr_puts(o, " (BuildId: ");
 			for (unsigned i = 0; i < mod.build_id_len; i++)
 				cr_putx(o, mod.build_id[i], 2);
@@ -209,25 +221,13 @@ struct printer {
 	struct cr_out *o;
 	const struct cr_mem *m;
 	struct cr_symmemo memo;
-	uint64_t seen[64];	/* module bias+lo hashes whose build-id was printed */
-	unsigned nseen;
 };
 
 static void print_sink(struct cr_trace *t, const struct cr_frame *f)
 {
 	struct printer *p = t->arg;
-	uint64_t pc = (f->flags & CR_FRAME_EXACT) ? f->pc : f->pc - 1;
-	struct cr_module mod;
-	int first = 1;
 
-	if (!(f->flags & CR_FRAME_NOEXEC) && cr_module_find(p->m, pc, &mod) == 0) {
-		for (unsigned i = 0; i < p->nseen; i++)
-			if (p->seen[i] == mod.lo)
-				first = 0;
-		if (first && p->nseen < CR_ARRAY_SIZE(p->seen))
-			p->seen[p->nseen++] = mod.lo;
-	}
-	cr_report_frame(p->o, p->m, t->n, f, first, &p->memo);
+	cr_report_frame(p->o, p->m, t->n, f, &p->memo);
 }
 
 static unsigned walk(const struct cr_crash *c, const struct cr_mem *m, int engine,
@@ -250,7 +250,7 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 			 int engine)
 {
 	static const char *const names[] = { "auto", "fp", "cfi", "scan" };
-	struct printer p = { .o = o, .m = m, .nseen = 0 };
+	struct printer p = { .o = o, .m = m };
 	struct cr_trace t = { .f = NULL, .sink = NULL, .arg = &p, .max = c->max_frames };
 	int buffered = t.max <= CR_ARRAY_SIZE(frame_buf) &&
 		       __atomic_exchange_n(&frame_busy, 1, __ATOMIC_ACQUIRE) == 0;
@@ -270,6 +270,7 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 		cr_put0x(o, t.stop_addr, 16);
 	cr_putc(o, '\n');
 	p.memo.mod_lo = 0;
+	p.memo.nseen = 0;
 	if (buffered) {
 		unsigned n = t.n;
 

@@ -27,14 +27,19 @@ void cr_report(struct cr_out *o, const struct cr_crash *c);
 void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
 			 int engine);
 
-/* The last symbol found: frames of a recursion share it. */
+/* What one backtrace remembers from frame to frame. */
 struct cr_symmemo {
-	uint64_t mod_lo;	/* 0: empty */
+	uint64_t mod_lo;	/* the last symbol found (0: none): recursions share it */
 	struct cr_sym sym;
+	uint64_t seen[64];	/* modules whose build-id was printed (their start) */
+	unsigned nseen;
 };
 
-/* One frame line (exposed for tests).  memo may be NULL. */
+/*
+ * One frame line.  The build-id goes on the first frame of each module
+ * (memo->seen); memo may be NULL (then it is printed).
+ */
 void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
-		     const struct cr_frame *f, int print_build_id, struct cr_symmemo *memo);
+		     const struct cr_frame *f, struct cr_symmemo *memo);
 
 #endif
