@@ -36,7 +36,7 @@
 #define MAX_REPORT 12
 
 static volatile long samples, target;
-static long frames_cmp, frames_ok, body_short, lu_failed;
+static long frames_cmp, frames_ok, body_short, lu_failed, lu_zero_end;
 static unsigned seed = 12345;
 
 struct mismatch {
@@ -47,6 +47,15 @@ struct mismatch {
 };
 static struct mismatch mm[MAX_REPORT];
 static int n_mm;
+
+/* The first few mismatching samples in full, both traces, for the log. */
+#define MAX_DUMP 2
+struct dump {
+	uint64_t ours_pc[MAXF], ours_sp[MAXF], lu_pc[MAXF], lu_sp[MAXF];
+	unsigned n_ours, n_lu;
+};
+static struct dump dumps[MAX_DUMP];
+static int n_dump;
 
 static timer_t timer;
 static struct cr_maps maps;	/* loaded once the workload is in place */
@@ -65,6 +74,24 @@ static void arm(void)
 	seed = seed * 1103515245u + 12345u;
 	its.it_value.tv_nsec = 50000 + (seed >> 8) % 200000;	/* 50-250 us */
 	timer_settime(timer, 0, &its, NULL);
+}
+
+static void keep_dump(const struct cr_trace *t, const uint64_t *lu_pc, const uint64_t *lu_sp,
+		      unsigned n_lu)
+{
+	struct dump *d;
+
+	if (n_dump >= MAX_DUMP)
+		return;
+	d = &dumps[n_dump++];
+	d->n_ours = t->n;
+	d->n_lu = n_lu;
+	for (unsigned i = 0; i < t->n; i++) {
+		d->ours_pc[i] = t->f[i].pc;
+		d->ours_sp[i] = t->f[i].sp;
+	}
+	memcpy(d->lu_pc, lu_pc, n_lu * sizeof(*lu_pc));
+	memcpy(d->lu_sp, lu_sp, n_lu * sizeof(*lu_sp));
 }
 
 static void on_prof(int sig, siginfo_t *si, void *uc)
@@ -93,6 +120,13 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 
 			unw_get_reg(&c, UNW_REG_IP, &ip);
 			unw_get_reg(&c, UNW_REG_SP, &sp);
+			if (n_lu && ip == lu_pc[n_lu - 1] && sp == lu_sp[n_lu - 1]) {
+				/* The same frame again: no progress, libunwind
+				   would loop (seen on riscv64 at ld.so's
+				   _dl_runtime_resolve).  We stop there ("loop"). */
+				ret = -1;
+				break;
+			}
 			if (!executable(ip)) {
 				/* No frame: libunwind stepped onto a return address
 				   that is not code (0, or garbage read in the middle
@@ -121,15 +155,27 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 			mm[n_mm++] = (struct mismatch){ samples, i, t.n, n_lu, f[0].pc,
 							i < t.n ? f[i].pc : 0, i < t.n ? f[i].sp : 0,
 							lu_pc[i], lu_sp[i], t.stop };
+		keep_dump(&t, lu_pc, lu_sp, n_lu);
 		frames_cmp += n_lu - i - 1;	/* the rest of this sample counts as missed */
 		break;
 	}
-	/* Where libunwind completed, we must complete too, with no extra frame. */
-	if (i == n_lu && lu_end && n_lu < MAXF && (t.n != n_lu || t.stop != CR_STOP_COMPLETE)) {
+	/*
+	 * Where libunwind completed, we must complete too, with no extra frame.
+	 * Except one way to "complete": libunwind also ends a trace when a
+	 * return address it restored is 0, where the CFI did not mark the
+	 * return address undefined (aarch64, in libgcc while it installs a
+	 * landing pad's registers over its own save slots).  We say "bad return
+	 * address 0" after the same frames: counted apart, not as complete.
+	 */
+	if (i == n_lu && lu_end && t.n == n_lu && t.stop == CR_STOP_BADPC && t.stop_addr == 0)
+		lu_zero_end++;
+	else if (i == n_lu && lu_end && n_lu < MAXF &&
+		 (t.n != n_lu || t.stop != CR_STOP_COMPLETE)) {
 		body_short++;
 		if (n_mm < MAX_REPORT)
 			mm[n_mm++] = (struct mismatch){ samples, n_lu, t.n, n_lu, f[0].pc, 0, 0, 0,
 							0, t.stop };
+		keep_dump(&t, lu_pc, lu_sp, n_lu);
 	}
 	samples++;
 	arm();
@@ -143,6 +189,10 @@ static const char *name_of(uint64_t pc, char *buf, size_t cap)
 	if (cr_module_find(&cr_mem_self, pc, &mod) == 0 &&
 	    cr_sym_find(&cr_mem_self, &mod, pc, &s) == 0)
 		snprintf(buf, cap, "%s+%lu", s.name, (unsigned long)(pc - s.start));
+	else if (cr_module_find(&cr_mem_self, pc, &mod) == 0)
+		snprintf(buf, cap, "%.64s+%#lx",
+			 strrchr(mod.path, '/') ? strrchr(mod.path, '/') + 1 : mod.path,
+			 (unsigned long)(pc - mod.bias));
 	else
 		snprintf(buf, cap, "%#lx", (unsigned long)pc);
 	return buf;
@@ -209,8 +259,23 @@ int main(int argc, char **argv)
 		       name_of(mm[i].ours_pc, a, sizeof(a)), (unsigned long)mm[i].ours_sp,
 		       name_of(mm[i].lu_pc, b, sizeof(b)), (unsigned long)mm[i].lu_sp,
 		       mm[i].n_ours, mm[i].stop, mm[i].n_lu);
-	printf("# agreement %s: %.4f%% of %ld frames in %ld samples; libunwind failed in %ld\n",
+	for (int d = 0; d < n_dump; d++) {
+		unsigned n = dumps[d].n_ours > dumps[d].n_lu ? dumps[d].n_ours : dumps[d].n_lu;
+
+		printf("#   mismatch %d in full (ours | libunwind):\n", d + 1);
+		for (unsigned i = 0; i < n; i++) {
+			const struct dump *p = &dumps[d];
+
+			printf("#     %2u %-40s %#14lx | %-40s %#14lx\n", i,
+			       i < p->n_ours ? name_of(p->ours_pc[i], a, sizeof(a)) : "-",
+			       i < p->n_ours ? (unsigned long)p->ours_sp[i] : 0UL,
+			       i < p->n_lu ? name_of(p->lu_pc[i], b, sizeof(b)) : "-",
+			       i < p->n_lu ? (unsigned long)p->lu_sp[i] : 0UL);
+		}
+	}
+	printf("# agreement %s: %.4f%% of %ld frames in %ld samples; libunwind failed in %ld, "
+	       "ended on a zero return address in %ld\n",
 	       argv[1], frames_cmp ? 100.0 * (double)frames_ok / (double)frames_cmp : 0.0,
-	       frames_cmp, samples, lu_failed);
+	       frames_cmp, samples, lu_failed, lu_zero_end);
 	return tap_done();
 }
