@@ -46,8 +46,10 @@ NOINLINE static void capture(struct capture *c)
 
 /*
  * What the oracles store for a caller: the return address, except on aarch64,
- * where Debian 12's libunwind 1.6 (and glibc's backtrace() beside it, which the
- * first check compares) store return address - 1.  Ours are return addresses
+ * where Debian 12's libunwind 1.6 stores return address - 1, and so does glibc's
+ * backtrace() in this test, which links libunwind.so (it exports _Unwind_* as
+ * libgcc_s does); in a program without libunwind, glibc's backtrace() stores
+ * return addresses there too (glibccheck.c).  Ours are return addresses
  * (include/crash.h), so they are compared less ORACLE_ADJ.
  */
 #if defined(__aarch64__)

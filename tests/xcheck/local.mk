@@ -24,6 +24,25 @@ CLEANFILES += tests/xcheck/xw-*.o tests/xcheck/libxwork.so
 # Scan against CFI (issue 5): needs no libunwind.
 include tests/xcheck/scan.mk
 
+# crash_backtrace against glibc backtrace() at many call sites (every arch;
+# the oracle where no libunwind is packaged): callsites.c built each way.
+EXTRA_DIST += tests/xcheck/callsites.c tests/xcheck/callsites.h tests/xcheck/run-glibccheck.sh
+tests/xcheck/xc-%.o: $(srcdir)/tests/xcheck/callsites.c $(srcdir)/tests/xcheck/callsites.h
+	$(AM_V_CC)$(MKDIR_P) tests/xcheck && $(CC) $(CFLAGS) $(XW_CF) $(XW_$*) -c -o $@ $<
+GLIBCCHECK_VARIANTS = tests/xcheck/glibccheck-O0 tests/xcheck/glibccheck-O2 \
+	tests/xcheck/glibccheck-Os tests/xcheck/glibccheck-O2fp
+check_PROGRAMS += $(GLIBCCHECK_VARIANTS)
+tests_xcheck_glibccheck_O0_SOURCES = tests/xcheck/glibccheck.c
+tests_xcheck_glibccheck_O0_LDADD = tests/xcheck/xc-O0.o $(UNIT_LDADD)
+tests_xcheck_glibccheck_O2_SOURCES = tests/xcheck/glibccheck.c
+tests_xcheck_glibccheck_O2_LDADD = tests/xcheck/xc-O2.o $(UNIT_LDADD)
+tests_xcheck_glibccheck_Os_SOURCES = tests/xcheck/glibccheck.c
+tests_xcheck_glibccheck_Os_LDADD = tests/xcheck/xc-Os.o $(UNIT_LDADD)
+tests_xcheck_glibccheck_O2fp_SOURCES = tests/xcheck/glibccheck.c
+tests_xcheck_glibccheck_O2fp_LDADD = tests/xcheck/xc-O2fp.o $(UNIT_LDADD)
+CLEANFILES += tests/xcheck/xc-*.o
+TESTS += tests/xcheck/run-glibccheck.sh
+
 if HAVE_LIBUNWIND
 XCHECK_LDADD = $(UNIT_LDADD) $(UNWIND_LIBS) -ldl
 check_PROGRAMS += tests/xcheck/fpcheck
