@@ -339,8 +339,31 @@ static void linked_install(void)
 }
 #endif
 
+#if defined(__aarch64__)
+/*
+ * `crashme pac-active`: exit 0 when paciasp (hint #25, a no-op without
+ * FEAT_PAuth) really signs here, 1 when it leaves the pointer as it was: the
+ * tests use it to know that a -mbranch-protection build stores signed return
+ * addresses on this CPU (qemu-user's default CPU has pointer authentication).
+ */
+static int pac_active(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov x17, x30\n\tmov x30, %1\n\thint #25\n\tmov %0, x30\n\tmov x30, x17"
+			 : "=r"(v)
+			 : "r"((uint64_t)0x400000)
+			 : "x17", "x30");
+	return v != 0x400000;
+}
+#endif
+
 int main(int argc, char **argv)
 {
+#if defined(__aarch64__)
+	if (argc == 2 && strcmp(argv[1], "pac-active") == 0)
+		return pac_active() ? 0 : 1;
+#endif
 	if (argc < 2) {
 		fprintf(stderr, "usage: crashme MODE [ARG]\nmodes:\n");
 		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)

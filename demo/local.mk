@@ -35,6 +35,19 @@ demo/libcrashinit.so: $(srcdir)/demo/crashinit.c
 CLEANFILES += demo/*.o demo/libcrashme.so demo/libcrashinit.so
 EXTRA_DIST += demo/crashme.c demo/crashlib.c demo/crashinit.c
 
+# demo/crashme-pac (aarch64): return addresses signed on the stack (pointer
+# authentication, also in leaf functions), -O2 without frame pointers.
+if ARCH_AARCH64
+noinst_PROGRAMS += demo/crashme-pac
+demo_crashme_pac_SOURCES =
+demo_crashme_pac_LDFLAGS = $(DEMO_LDF)
+demo_crashme_pac_LDADD = demo/crashme-pac.o $(DEMO_LIBS)
+demo_crashme_pac_DEPENDENCIES = demo/crashme-pac.o demo/libcrashme.so demo/libcrashinit.so
+demo/crashme-pac.o: $(srcdir)/demo/crashme.c
+	$(AM_V_CC)$(MKDIR_P) demo && $(CC) $(CFLAGS) $(DEMO_CF) -O2 -fomit-frame-pointer \
+		-mbranch-protection=pac-ret+leaf -c -o $@ $<
+endif
+
 # `make demo`: build and run the demo crash under LD_PRELOAD (it dies by SIGSEGV on purpose).
 demo: all
 	@echo "+ LD_PRELOAD=$(abs_builddir)/.libs/libcrash.so demo/crashme segv"

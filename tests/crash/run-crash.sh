@@ -115,6 +115,15 @@ fi
 engine_cases fp "$DEMO/crashme" 0
 engine_cases auto "$DEMO/crashme" 1
 engine_cases auto "$DEMO/crashme-nofp" 1
+if [ "$ARCH" = aarch64 ]; then
+	# Pointer authentication: crashme-pac's saved return addresses are signed (where the
+	# CPU has FEAT_PAuth: qemu-user's default CPU does); the CFI rows say so
+	# (DW_CFA_AARCH64_negate_ra_state) and the engines strip the PAC.
+	$RUN "$DEMO/crashme-pac" pac-active
+	is "$?" 0 "pac: paciasp signs return addresses on this CPU"
+	engine_cases auto "$DEMO/crashme-pac" 1
+	engine_cases scan "$DEMO/crashme-pac" 0
+fi
 
 # C++: an uncaught exception (abort from std::terminate, called by __cxa_throw),
 # and a destructor that crashes while an exception unwinds (the landing pad).
