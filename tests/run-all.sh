@@ -5,7 +5,8 @@
 #   3. ASan+UBSan build: the unit tests
 #   4. valgrind: the unit tests of build 1
 #   5. fuzzing: the parsers and decoders, 30 s each (tests/fuzz/run.sh)
-#   6. make distcheck
+#   6. cross: the same make check for aarch64, riscv64, loongarch64 under qemu-user
+#   7. make distcheck
 # Prints every result and, last, "N passed, M failed, K skipped" counted from
 # the TAP results of all of them (K: SKIP, and TAP "# TODO" expected failures,
 # each of which names the issue that tracks it).
@@ -88,6 +89,27 @@ count_tap() { # FILE: add a TAP stream's results
 }
 FUZZ_OUT="$OUT/fuzz" FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash tests/fuzz/run.sh >"$OUT/fuzz.tap" 2>&1
 count_tap "$OUT/fuzz.tap"
+
+note "cross: aarch64, riscv64 (clang and gcc), loongarch64 under qemu 10; aarch64, riscv64 under qemu 7.2"
+# The toolchains and qemu-user, the project's own recipe (tests/cross/setup.sh), then
+# make check-cross: the same make check for each, every target program under qemu-user.
+CROSS_CONFIGS=${CROSS_CONFIGS:-"aarch64 riscv64 loongarch64 riscv64-gcc aarch64@7.2 riscv64@7.2"}
+if one "cross toolchains (tests/cross/setup.sh)" env QEMU72=1 bash tests/cross/setup.sh; then
+	(cd "$OUT/gcc" && CROSS_BUILD_ROOT="$OUT/cross" CROSS_FRESH=1 JOBS=$JOBS \
+		make check-cross CROSS_CONFIGS="$CROSS_CONFIGS" >"$OUT/cross.log" 2>&1)
+	grep '^\[check-cross' "$OUT/cross.log"
+	for cfg in $CROSS_CONFIGS; do
+		if [ -n "$(find "$OUT/cross/$cfg" -name '*.trs' 2>/dev/null | head -1)" ]; then
+			count_trs "$OUT/cross/$cfg" 0
+		else
+			FAIL=$((FAIL + 1))
+			echo "cross $cfg: no test ran (see $OUT/cross.log)"
+		fi
+	done
+	# A build that failed after some tests ran, or make check failing with no failing test.
+	n=$(grep -cE '^\[check-cross .*(FAILED|make check failed without)' "$OUT/cross.log")
+	FAIL=$((FAIL + n))
+fi
 
 note "make distcheck"
 one "make distcheck" sh -c "cd '$OUT/gcc' && make -j$JOBS distcheck >'$OUT/distcheck.log' 2>&1" ||
