@@ -285,9 +285,15 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 
 void cr_report(struct cr_out *o, const struct cr_crash *c)
 {
-	struct cr_mem_safe ms;
+	/* Pages proven readable once (one system call for a page and up to seven
+	   above it), then read directly.  Another thread may unmap a proven page
+	   meanwhile: the fault that follows is a fault inside the crash handler,
+	   which ends in the original signal's default action with a note
+	   (handler.c); in crash_report_fd it is the caller's own crash, as with
+	   crash_backtrace. */
+	struct cr_mem_fast ms;
 
-	cr_mem_safe_init(&ms);
+	cr_mem_fast_init(&ms);
 	cr_puts(o, c->sig ? "*** libcrash: fatal signal ***\n" : "*** libcrash: report requested ***\n");
 	put_ids(o);
 	put_signal(o, c);
