@@ -272,9 +272,11 @@ int cr_mem_fast_slow64(struct cr_mem_fast *f, uint64_t addr, uint64_t *v)
 static int fast_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
 {
 	struct cr_mem_fast *f = m->priv;
+	uint64_t size = f->span[0] + 7;	/* of run 0, if span[0] is not 0 */
 
-	if (len == 8 && addr - f->lo[0] < f->span[0]) {
-		memcpy(dst, (const void *)(uintptr_t)addr, 8);
+	/* Any read inside run 0 (the decoders read a few bytes at a time). */
+	if (f->span[0] && len <= size && addr - f->lo[0] <= size - len) {
+		memcpy(dst, (const void *)(uintptr_t)addr, len);
 		return 0;
 	}
 	return fast_read_slow(f, addr, dst, len);
