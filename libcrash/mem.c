@@ -197,15 +197,13 @@ static uint64_t run_end(const struct cr_mem_fast *f, unsigned k)
 	return f->lo[k] + f->span[k] + 7;
 }
 
-/* Make run k the first (most recent); the ones before it move down. */
+/* Make run k the first (it changes places with run 0: walks alternate between two regions). */
 static void to_front(struct cr_mem_fast *f, unsigned k)
 {
 	uint64_t lo = f->lo[k], span = f->span[k];
 
-	for (; k > 0; k--) {
-		f->lo[k] = f->lo[k - 1];
-		f->span[k] = f->span[k - 1];
-	}
+	f->lo[k] = f->lo[0];
+	f->span[k] = f->span[0];
 	f->lo[0] = lo;
 	f->span[0] = span;
 	/* [cfa - W, cfa) inside [lo, lo + span + 7): cfa - (lo + W) <= span + 7 - W. */

@@ -48,7 +48,7 @@ int cr_mem_init(void);
  * What it does not guard against: another thread unmapping a proven chunk
  * meanwhile.  crash_backtrace uses it; so does the crash handler, whose own
  * fault handling turns such a fault into the original signal's default action.
- * Runs are kept most recent first; run 0 is checked inline.
+ * Run 0 is the most recent, checked inline.
  */
 #define CR_FAST_RUNS 8
 struct cr_mem_fast {
