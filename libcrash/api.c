@@ -77,14 +77,6 @@ static void bt_sink(struct cr_trace *t, const struct cr_frame *f)
 		b->buf[b->n++] = (void *)(uintptr_t)f->pc;
 }
 
-static void fast_sink(void *arg, unsigned i, uint64_t pc)
-{
-	struct bt *b = arg;
-
-	if (i >= b->skip && b->n < b->size)
-		b->buf[b->n++] = (void *)(uintptr_t)pc;
-}
-
 /*
  * Frame #00 of the walk is this function (cr_getcontext returns into it), #01
  * the public entry point, #02 its caller: skip = 2 makes buffer[0] the return
@@ -99,6 +91,7 @@ __attribute__((noinline)) static int backtrace_engine(int engine, void **buffer,
 	struct bt b = { buffer, size, 0, skip };
 	struct cr_trace t = { .f = NULL, .sink = bt_sink, .arg = &b };
 	uint8_t list[8];
+	int n;
 
 	if (cr_engine_list(engine, list) < 0)
 		return -EINVAL;
@@ -112,8 +105,9 @@ __attribute__((noinline)) static int backtrace_engine(int engine, void **buffer,
 	w.mem = &fast.m;	/* not the crash path: proven pages are read directly */
 	t.max = (unsigned)(size < CR_MAX_FRAMES ? size : CR_MAX_FRAMES) + skip;
 	/* Warm: cached simple rows only; else (or on any doubt) the full walk. */
-	if (list[0] == CR_ENG_CFI && cr_cfi_fast_trace(&w, &regs, t.max, fast_sink, &b) >= 0)
-		return b.n;
+	if (list[0] == CR_ENG_CFI &&
+	    (n = cr_cfi_fast_trace(&w, &fast, &regs, skip, t.max, buffer)) >= 0)
+		return n > (int)skip ? n - (int)skip : 0;
 	b.n = 0;
 	w.mod_ok = 0;
 	cr_unwind(&w, &regs, list, &t);

@@ -64,39 +64,151 @@ int cr_cfi_step_cached(struct cr_walk *w, struct cr_regs *r)
 	return cr_crow_apply(&crow, w->mem, w->arch, r, r) == 0 ? 0 : -CR_ENOINFO;
 }
 
-int cr_cfi_fast_trace(struct cr_walk *w, const struct cr_regs *start, unsigned max,
-		      void (*emit)(void *arg, unsigned i, uint64_t pc), void *arg)
+/* The module of pc for the trace loop, if it has .eh_frame_hdr; else NULL. */
+static const struct cr_module *trace_module(struct cr_walk *w, uint64_t pc)
+{
+	const struct cr_module *mod;
+
+	/* Page 0 is never mapped: a pc there (or 0 - 1) ends the fast walk. */
+	if (pc < 4095 || cr_walk_module(w, pc, &mod) < 0 || !mod->eh_hdr || mod->lo < 4096)
+		return NULL;
+	return mod;
+}
+
+/*
+ * The state of the trace loop.  lookup: the pc to look up (the return
+ * address - 1); key: the cache key of the module of the last lookup.
+ */
+struct trace {
+	uint64_t pc, lookup, sp, fp, key;
+};
+
+/*
+ * The cache's sequence lock (cfi/cache.c) for the trace loop: the shape of the
+ * row cached for (t->lookup, t->key), or -CR_ENOINFO.
+ */
+struct shape {
+	uint32_t word;	/* shape, cfa_fp, fp_saved, pad */
+	int32_t cfa_off, ra_off, fp_off;
+};
+
+static inline __attribute__((always_inline)) int get_shape(uint64_t pc, uint64_t key,
+							   struct shape *sh)
+{
+	const struct cr_cache_slot *s = cr_cache_slot_of(pc);
+	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect((seq & 1) || __atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
+				     __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != key,
+			     0))
+		return -CR_ENOINFO;
+	sh->word = __atomic_load_n((const uint32_t *)(const void *)&s->row, __ATOMIC_RELAXED);
+	sh->cfa_off = __atomic_load_n(&s->row.cfa_off, __ATOMIC_RELAXED);
+	sh->ra_off = __atomic_load_n(&s->row.ra_off, __ATOMIC_RELAXED);
+	sh->fp_off = __atomic_load_n(&s->row.fp_off, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
+}
+
+/*
+ * A miss: the key of the module of pc if it is not old; else 0 (no key is
+ * 0: .eh_frame_hdr lies inside its module, above its start).  On a hit no
+ * module is looked up: a row cached under the current module's key was found
+ * for a pc inside that module (the key, its start and .eh_frame_hdr, is what
+ * identifies a module to the cache).
+ */
+static __attribute__((noinline)) uint64_t next_key(struct cr_walk *w, uint64_t pc, uint64_t old)
+{
+	const struct cr_module *mod = trace_module(w, pc);
+	uint64_t key;
+
+	if (!mod || (key = mod->lo ^ (mod->eh_hdr << 1)) == old)
+		return 0;
+	return key;
+}
+
+static inline __attribute__((always_inline)) int
+trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (*strip)(uint64_t))
+{
+	uint64_t cfa, ra, fp = t->fp, x, v;
+	struct shape sh;
+	struct {
+		uint8_t shape, cfa_fp, fp_saved, pad;
+	} fl;	/* the first four bytes of a struct cr_crow, read as one word */
+
+	/* At most twice: next_key fails unless the key changes, and the second
+	   time it is the key of this pc's module. */
+	while (__builtin_expect(get_shape(t->lookup, t->key, &sh) < 0, 0))
+		if (!(t->key = next_key(w, t->lookup, t->key)))
+			return -CR_ENOINFO;
+	__builtin_memcpy(&fl, &sh.word, sizeof(fl));
+	cfa = (fl.cfa_fp ? t->fp : t->sp) + (uint64_t)(int64_t)sh.cfa_off;
+	x = cfa - f->wlo;
+	if (__builtin_expect(fl.shape == CR_SHAPE_STEP && x < f->wspan, 1)) {
+		/* [cfa - CR_FAST_WINDOW, cfa) is proven, the slots are in it. */
+		ra = *(const uint64_t *)(uintptr_t)(cfa + (uint64_t)(int64_t)sh.ra_off);
+		if (fl.fp_saved)
+			fp = *(const uint64_t *)(uintptr_t)(cfa + (uint64_t)(int64_t)sh.fp_off);
+	} else if (fl.shape == CR_SHAPE_STEP || fl.shape == CR_SHAPE_STEP_FAR) {
+		if (cr_mem_fast_read64(f, cfa + (uint64_t)(int64_t)sh.ra_off, &v) < 0)
+			return -CR_ENOINFO;
+		ra = v;
+		if (fl.fp_saved) {
+			if (cr_mem_fast_read64(f, cfa + (uint64_t)(int64_t)sh.fp_off, &v) < 0)
+				return -CR_ENOINFO;
+			fp = v;
+		}
+	} else {
+		return fl.shape == CR_SHAPE_END ? CR_END : -CR_ENOINFO;
+	}
+	/* cr_unwind's checks (no row is cached for a pc in page 0: cache.c);
+	   any doubt goes to the full walk. */
+	if (__builtin_expect(cfa <= t->sp, 0))
+		return -CR_ENOINFO;
+	t->pc = strip ? strip(ra) : ra;
+	t->lookup = t->pc - 1;
+	t->sp = cfa;
+	t->fp = fp;
+	return 0;
+}
+/* Frames 0..skip-1 unrecorded, then the rest into out: as cr_cfi_fast_trace. */
+static inline __attribute__((always_inline)) int
+trace_loop(struct cr_walk *w, struct cr_mem_fast *f, struct trace t, unsigned skip, unsigned max,
+	   void **out, uint64_t (*strip)(uint64_t))
+{
+	unsigned n;
+	int ret;
+
+	for (n = 0; n < skip; n++)
+		if ((ret = trace_step(w, f, &t, strip)) != 0)
+			return ret == CR_END ? (int)n + 1 : ret;
+	/* out[0 .. max - skip - 1], indexed from its end: i runs from -(max - skip) to 0. */
+	out += max - skip;
+	for (long i = -(long)(max - skip);;) {
+		out[i] = (void *)(uintptr_t)t.pc;
+		if (++i == 0)
+			break;
+		if ((ret = trace_step(w, f, &t, strip)) != 0)
+			return ret == CR_END ? (int)(max + (unsigned long)i) : ret;
+	}
+	/* The last frame was not looked up: its pc has the checks still to pass. */
+	return t.pc < 4096 ? -CR_ENOINFO : (int)max;
+}
+
+int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_regs *start,
+		      unsigned skip, unsigned max, void **out)
 {
 	const struct cr_arch *a = w->arch;
-	uint64_t pc = start->pc, sp, fp, osp;
-	const struct cr_module *mod;
-	struct cr_crow c;
-	int exact = w->exact;
+	struct trace t = { .key = 0 };
 
-	if (!w->cache || !cr_reg_valid(start, a->sp) || !cr_reg_valid(start, a->fp))
+	if (!w->cache || !cr_cache_enabled || !cr_reg_valid(start, a->sp) ||
+	    !cr_reg_valid(start, a->fp) || start->pc < 4096 || skip >= max)
 		return -CR_ENOINFO;
-	sp = start->r[a->sp];
-	fp = start->r[a->fp];
-	for (unsigned n = 0; n < max; n++) {
-		uint64_t lookup = exact ? pc : pc - 1;
-
-		emit(arg, n, pc);
-		if (n + 1 == max)
-			return (int)max;
-		if ((!w->mod_ok || lookup < w->mod.lo || lookup >= w->mod.hi) &&
-		    cr_walk_module(w, lookup, &mod) < 0)
-			return -CR_ENOINFO;
-		if (cr_cache_get_shape(lookup, w->mod.lo ^ (w->mod.eh_hdr << 1), &c) < 0)
-			return -CR_ENOINFO;
-		if (c.shape == CR_SHAPE_END)
-			return (int)n + 1;
-		osp = sp;
-		if (c.shape != CR_SHAPE_STEP || cr_crow_fast(&c, w->mem, a, &pc, &sp, &fp) < 0)
-			return -CR_ENOINFO;
-		/* cr_unwind's checks; any doubt goes to the full walk. */
-		if (sp <= osp || pc < 4096)
-			return -CR_ENOINFO;
-		exact = 0;
-	}
-	return (int)max;
+	t.pc = start->pc;
+	t.lookup = w->exact ? t.pc : t.pc - 1;
+	t.sp = start->r[a->sp];
+	t.fp = start->r[a->fp];
+	if (!a->strip_ra)
+		return trace_loop(w, f, t, skip, max, out, NULL);
+	return trace_loop(w, f, t, skip, max, out, a->strip_ra);
 }

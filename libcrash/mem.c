@@ -153,25 +153,92 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
 	m->hi = addr + len;
 }
 
-static int chunk_ok(struct cr_mem_fast *f, uint64_t chunk)
+/*
+ * Prove chunk c and up to CR_PROVE_AHEAD - 1 chunks above it in one system
+ * call: a byte of each, as separate remote iovecs.  The kernel copies them in
+ * order and stops at the first that is not readable (process_vm_readv(2):
+ * partial transfers at iovec granularity), so the byte count is the number of
+ * readable chunks in a row from c.  Returns it (0: c is not readable).
+ */
+#define CR_PROVE_AHEAD 8
+static unsigned prove(struct cr_mem_fast *f, uint64_t c)
 {
-	uint8_t probe;
+	struct iovec local, remote[CR_PROVE_AHEAD];
+	uint8_t bytes[CR_PROVE_AHEAD];
+	unsigned n = 0;
+	ssize_t got;
+	int saved;
 
-	for (unsigned i = 0; i < CR_FAST_PAGES; i++)
-		if (f->page[i] == chunk)
-			return 1;
-	if (self_read(&cr_mem_self, chunk << 12, &probe, 1) < 0)
+	if (c == 0 || c >= (UINT64_MAX >> 12) - CR_PROVE_AHEAD)	/* chunk 0 is never mapped */
 		return 0;
-	f->page[f->next] = chunk;
-	f->next = (f->next + 1) % CR_FAST_PAGES;
-	return 1;
+	if (mem_method == 0)
+		cr_mem_init();
+	if (mem_method != MEM_VMREADV)
+		return self_read(&cr_mem_self, c << 12, bytes, 1) == 0;
+	saved = errno;
+	if (f->pid == 0)
+		f->pid = (long)syscall(SYS_getpid);
+	for (unsigned i = 0; i < CR_PROVE_AHEAD; i++) {
+		remote[i].iov_base = (void *)(uintptr_t)((c + i) << 12);
+		remote[i].iov_len = 1;
+	}
+	local.iov_base = bytes;
+	local.iov_len = sizeof(bytes);
+	got = syscall(SYS_process_vm_readv, f->pid, &local, 1UL, remote,
+		      (unsigned long)CR_PROVE_AHEAD, 0UL);
+	if (got > 0 && got <= CR_PROVE_AHEAD)
+		n = (unsigned)got;
+	errno = saved;
+	return n;
 }
 
-/* Everything but an 8-byte read inside the chunk read last. */
-__attribute__((noinline)) static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst,
-						     size_t len)
+static uint64_t run_end(const struct cr_mem_fast *f, unsigned k)
+{
+	return f->lo[k] + f->span[k] + 7;
+}
+
+/* Make run k the first (it changes places with run 0: walks alternate between two regions). */
+static void to_front(struct cr_mem_fast *f, unsigned k)
+{
+	uint64_t lo = f->lo[k], span = f->span[k];
+
+	f->lo[k] = f->lo[0];
+	f->span[k] = f->span[0];
+	f->lo[0] = lo;
+	f->span[0] = span;
+	/* [cfa - W, cfa) inside [lo, lo + span + 7): cfa - (lo + W) <= span + 7 - W. */
+	f->wlo = lo + CR_FAST_WINDOW;
+	f->wspan = span && span + 7 >= CR_FAST_WINDOW ? span + 8 - CR_FAST_WINDOW : 0;
+}
+
+/* A new proven run [lo, end) in front, merged with every run it touches. */
+static void add_run(struct cr_mem_fast *f, uint64_t lo, uint64_t end)
+{
+	unsigned k, free_ = CR_FAST_RUNS - 1;
+
+	for (k = 0; k < CR_FAST_RUNS; k++) {
+		if (!f->span[k])
+			continue;
+		if (f->lo[k] <= end && run_end(f, k) >= lo) {
+			lo = f->lo[k] < lo ? f->lo[k] : lo;
+			end = run_end(f, k) > end ? run_end(f, k) : end;
+			f->span[k] = 0;
+		}
+	}
+	for (k = 0; k < CR_FAST_RUNS; k++)
+		if (!f->span[k]) {
+			free_ = k;
+			break;
+		}
+	f->lo[free_] = lo;
+	f->span[free_] = end - lo - 7;
+	to_front(f, free_);
+}
+
+static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len)
 {
 	uint64_t first = addr >> 12, last;
+	unsigned k, n;
 
 	if (len == 0)
 		return 0;
@@ -180,21 +247,34 @@ __attribute__((noinline)) static int fast_read_slow(struct cr_mem_fast *f, uint6
 	last = (addr + len - 1) >> 12;
 	if (last - first > 2)	/* long reads: the kernel copies */
 		return self_read(&cr_mem_self, addr, dst, len);
-	for (uint64_t c = first; c <= last; c++)
-		if (!chunk_ok(f, c))
+	for (k = 0; k < CR_FAST_RUNS; k++)
+		if (f->span[k] && addr >= f->lo[k] && addr + len <= run_end(f, k))
+			break;
+	if (k < CR_FAST_RUNS) {
+		to_front(f, k);
+	} else {
+		n = prove(f, first);
+		if (n < last - first + 1)
 			return -CR_EFAULT;
-	f->last = last;
+		add_run(f, first << 12, (first + n) << 12);
+	}
 	memcpy(dst, (const void *)(uintptr_t)addr, len);
 	return 0;
+}
+
+int cr_mem_fast_slow64(struct cr_mem_fast *f, uint64_t addr, uint64_t *v)
+{
+	return fast_read_slow(f, addr, v, 8);
 }
 
 static int fast_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
 {
 	struct cr_mem_fast *f = m->priv;
+	uint64_t size = f->span[0] + 7;	/* of run 0, if span[0] is not 0 */
 
-	/* Most reads are 8 bytes in the chunk read last (never chunk 0). */
-	if (len == 8 && (addr >> 12) == f->last && ((addr + 7) >> 12) == f->last) {
-		memcpy(dst, (const void *)(uintptr_t)addr, 8);
+	/* Any read inside run 0 (the decoders read a few bytes at a time). */
+	if (f->span[0] && len <= size && addr - f->lo[0] <= size - len) {
+		memcpy(dst, (const void *)(uintptr_t)addr, len);
 		return 0;
 	}
 	return fast_read_slow(f, addr, dst, len);

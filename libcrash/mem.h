@@ -40,21 +40,42 @@ void cr_mem_safe_init(struct cr_mem_safe *s);
 int cr_mem_init(void);
 
 /*
- * The live process for one walk outside the crash handler (crash_backtrace):
- * the first read of each 4 KiB chunk goes through the kernel (cr_mem_self);
- * later reads of a chunk proven readable are plain loads.  Page protections
- * have at least 4 KiB granularity, so one readable byte proves its chunk.
+ * The live process, reading pages proven readable directly.  The first read of
+ * a 4 KiB chunk goes through the kernel, which also tries the next chunks
+ * above it in the same system call (one byte each: stacks are read upwards);
+ * reads inside a proven run of chunks are plain loads.  Page protections have
+ * at least 4 KiB granularity, so one readable byte proves its chunk.
  * What it does not guard against: another thread unmapping a proven chunk
- * during the walk (the crash handler therefore uses cr_mem_self only).
+ * meanwhile.  crash_backtrace uses it; so does the crash handler, whose own
+ * fault handling turns such a fault into the original signal's default action.
+ * Run 0 is the most recent, checked inline.
  */
-#define CR_FAST_PAGES 16
+#define CR_FAST_RUNS 8
 struct cr_mem_fast {
 	struct cr_mem m;
-	uint64_t last;			/* the chunk of the last read, 0: none */
-	uint64_t page[CR_FAST_PAGES];	/* proven chunks (address >> 12), 0: none */
-	unsigned next;
+	/* Run k: [lo[k], lo[k] + span[k] + 7) is proven; an 8-byte read at a
+	   is inside it if a - lo[k] < span[k] (span 0: an empty run). */
+	uint64_t lo[CR_FAST_RUNS], span[CR_FAST_RUNS];
+	/* Run 0 seen from a frame: [cfa - CR_FAST_WINDOW, cfa) is inside it if
+	   cfa - wlo < wspan (wspan 0: never). */
+	uint64_t wlo, wspan;
+	long pid;			/* 0: not yet taken */
 };
+#define CR_FAST_WINDOW 256
 void cr_mem_fast_init(struct cr_mem_fast *f);
+
+/* An 8-byte read through f outside run 0 (cr_mem_fast_read64 inlines the rest). */
+int cr_mem_fast_slow64(struct cr_mem_fast *f, uint64_t addr, uint64_t *v);
+
+/* cr_read64(&f->m, addr, v), with the proven-run check inline. */
+static inline int cr_mem_fast_read64(struct cr_mem_fast *f, uint64_t addr, uint64_t *v)
+{
+	if (addr - f->lo[0] < f->span[0]) {
+		__builtin_memcpy(v, (const void *)(uintptr_t)addr, 8);
+		return 0;
+	}
+	return cr_mem_fast_slow64(f, addr, v);
+}
 
 /* Buffer-backed memory for tests: bytes appear at [addr, addr + len). */
 void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t len);

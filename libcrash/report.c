@@ -139,7 +139,7 @@ static int find_sym(const struct cr_mem *m, const struct cr_module *mod, uint64_
 		return 0;
 	}
 	memo->mod_lo = 0;
-	if (cr_sym_find(m, mod, pc, &memo->sym) < 0)
+	if (cr_sym_find_memo(m, mod, pc, memo != &none ? &memo->file : NULL, &memo->sym) < 0)
 		return -CR_ENOINFO;
 	memo->mod_lo = mod->lo;
 	*out = &memo->sym;
@@ -169,6 +169,7 @@ void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 	if (!memo) {
 		local.mod_lo = 0;
 		local.nseen = 0;
+		cr_symfile_init(&local.file);
 		memo = &local;
 	}
 	cr_puts(o, "      #");
@@ -203,6 +204,8 @@ void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 	cr_puts(o, " [");
 	cr_puts(o, cr_engine_name(f->engine));
 	cr_puts(o, "]\n");
+	if (memo == &local)
+		cr_symfile_close(&local.file);
 }
 
 static const char *const stop_text[] = {
@@ -271,23 +274,31 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 	cr_putc(o, '\n');
 	p.memo.mod_lo = 0;
 	p.memo.nseen = 0;
+	cr_symfile_init(&p.memo.file);
 	if (buffered) {
 		unsigned n = t.n;
 
 		for (t.n = 0; t.n < n; t.n++)
 			print_sink(&t, &frame_buf[t.n]);
 		__atomic_store_n(&frame_busy, 0, __ATOMIC_RELEASE);
-		return;
+	} else {
+		t.sink = print_sink;
+		walk(c, m, engine, &t);
 	}
-	t.sink = print_sink;
-	walk(c, m, engine, &t);
+	cr_symfile_close(&p.memo.file);
 }
 
 void cr_report(struct cr_out *o, const struct cr_crash *c)
 {
-	struct cr_mem_safe ms;
+	/* Pages proven readable once (one system call for a page and up to seven
+	   above it), then read directly.  Another thread may unmap a proven page
+	   meanwhile: the fault that follows is a fault inside the crash handler,
+	   which ends in the original signal's default action with a note
+	   (handler.c); in crash_report_fd it is the caller's own crash, as with
+	   crash_backtrace. */
+	struct cr_mem_fast ms;
 
-	cr_mem_safe_init(&ms);
+	cr_mem_fast_init(&ms);
 	cr_puts(o, c->sig ? "*** libcrash: fatal signal ***\n" : "*** libcrash: report requested ***\n");
 	put_ids(o);
 	put_signal(o, c);

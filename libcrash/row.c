@@ -112,6 +112,14 @@ static int fits32(int64_t v)
 	return v >= INT32_MIN && v <= INT32_MAX;
 }
 
+/* A saved slot at CFA + off within the window below the CFA (8-byte slots). */
+static int near(int64_t off)
+{
+	return off >= -CR_SHAPE_WINDOW && off <= -8;
+}
+
+_Static_assert(CR_SHAPE_WINDOW == CR_FAST_WINDOW, "one window");
+
 /* The trace-only shape of a row (struct cr_crow). */
 static void set_shape(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c)
 {
@@ -128,7 +136,8 @@ static void set_shape(const struct cr_row *row, const struct cr_arch *a, struct 
 		 (fp->kind == CR_SAME || fp->kind == CR_OFFSET) &&
 		 row->reg[a->sp].kind == CR_SAME && !row->signal && row->ra != a->sp &&
 		 row->ra != a->fp)
-		c->shape = CR_SHAPE_STEP;
+		c->shape = near(ra->off) && (!c->fp_saved || near(fp->off)) ? CR_SHAPE_STEP
+									    : CR_SHAPE_STEP_FAR;
 }
 
 int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c)
@@ -227,20 +236,5 @@ int cr_crow_apply(const struct cr_crow *c, const struct cr_mem *m, const struct 
 	if (!cr_reg_valid(out, c->ra))
 		return -CR_EINVAL;
 	out->pc = a->strip_ra ? a->strip_ra(out->r[c->ra]) : out->r[c->ra];
-	return 0;
-}
-
-int cr_crow_fast(const struct cr_crow *c, const struct cr_mem *m, const struct cr_arch *a,
-		 uint64_t *pc, uint64_t *sp, uint64_t *fp)
-{
-	uint64_t cfa = (c->cfa_fp ? *fp : *sp) + (uint64_t)(int64_t)c->cfa_off, ra, nfp = *fp;
-
-	if (cr_read64(m, cfa + (uint64_t)(int64_t)c->ra_off, &ra) < 0)
-		return -CR_EFAULT;
-	if (c->fp_saved && cr_read64(m, cfa + (uint64_t)(int64_t)c->fp_off, &nfp) < 0)
-		return -CR_EFAULT;
-	*pc = a->strip_ra ? a->strip_ra(ra) : ra;
-	*sp = cfa;
-	*fp = nfp;
 	return 0;
 }

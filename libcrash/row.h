@@ -57,15 +57,17 @@ int cr_row_cfa(const struct cr_row *row, const struct cr_mem *m, const struct cr
  * CR_CROW_MAX registers with rules other than CR_SAME, none an expression.
  */
 #define CR_CROW_MAX 7
-enum { CR_SHAPE_NONE, CR_SHAPE_STEP, CR_SHAPE_END };
+#define CR_SHAPE_WINDOW 256	/* = CR_FAST_WINDOW: one proof covers a STEP frame's slots */
+enum { CR_SHAPE_NONE, CR_SHAPE_STEP, CR_SHAPE_END, CR_SHAPE_STEP_FAR };
 struct __attribute__((aligned(8))) cr_crow {
 	/* The frame's shape for trace-only walks (pc, sp, fp), set by cr_row_compact:
 	   STEP: CFA = sp or fp + cfa_off, return address at CFA + ra_off, fp kept
-	   or at CFA + fp_off, sp = CFA; END: the outermost frame; NONE: neither. */
+	   or at CFA + fp_off, sp = CFA, and the saved slots within the
+	   CR_SHAPE_WINDOW bytes below the CFA; STEP_FAR: the same with a slot
+	   further away; END: the outermost frame; NONE: none of these. */
 	uint8_t shape, cfa_fp, fp_saved, pad;
-	int32_t ra_off, fp_off;
+	int32_t cfa_off, ra_off, fp_off;
 	uint16_t cfa_reg, ra;
-	int32_t cfa_off;
 	uint8_t n, signal;
 	uint8_t col[CR_CROW_MAX];
 	uint8_t kind[CR_CROW_MAX];
@@ -85,14 +87,6 @@ void cr_row_expand(const struct cr_crow *c, const struct cr_arch *a, struct cr_r
  */
 int cr_crow_apply(const struct cr_crow *c, const struct cr_mem *m, const struct cr_arch *a,
 		  const struct cr_regs *in, struct cr_regs *out);
-
-/*
- * One trace-only step of a STEP-shaped compact row: *pc, *sp, *fp of the
- * caller (the values cr_crow_apply would give for those three).  0, or
- * -CR_EFAULT.  The caller checks the shape.
- */
-int cr_crow_fast(const struct cr_crow *c, const struct cr_mem *m, const struct cr_arch *a,
-		 uint64_t *pc, uint64_t *sp, uint64_t *fp);
 
 /* Reset a row: every register CR_SAME, CFA undefined (kind CR_UNDEF), ra = a->ra. */
 void cr_row_init(struct cr_row *row, const struct cr_arch *a);

@@ -280,12 +280,12 @@ static int symtab_scan(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc,
 	return ret;
 }
 
-static int symtab_fd(int fd, const struct cr_module *mod, uint64_t pc, struct cr_sym *out)
+/* Where a file's .symtab and its string table are (sizes 0: it has none). */
+static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile *sf)
 {
 	Elf64_Ehdr eh;
 	Elf64_Shdr shs[16], sh, str;
 	unsigned have = 0, base = 0;
-	struct best b = { 0 };
 
 	if (pread_all(fd, &eh, sizeof(eh), 0) < 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
@@ -304,33 +304,45 @@ static int symtab_fd(int fd, const struct cr_module *mod, uint64_t pc, struct cr
 			continue;
 		if (pread_all(fd, &str, sizeof(str), eh.e_shoff + (uint64_t)sh.sh_link * sizeof(str)) < 0)
 			return -CR_ENOINFO;
-		if (symtab_scan(fd, &sh, mod->bias, pc, &b) < 0 || !b.found ||
-		    b.name >= str.sh_size)
-			return -CR_ENOINFO;
-		size_t cap = sizeof(out->name) - 1;
-		if (str.sh_size - b.name < cap)
-			cap = (size_t)(str.sh_size - b.name);
-		if (pread_all(fd, out->name, cap, str.sh_offset + b.name) < 0)
-			return -CR_ENOINFO;
-		out->name[cap] = 0;
-		out->start = b.start;
-		out->size = b.size;
+		sf->sym_off = sh.sh_offset;
+		sf->sym_size = sh.sh_size;
+		sf->str_off = str.sh_offset;
+		sf->str_size = str.sh_size;
 		return 0;
 	}
 	return -CR_ENOINFO;
 }
 
-static int symtab_path(const char *path, const struct cr_module *mod, uint64_t pc,
-		       struct cr_sym *out)
+static int symtab_lookup(const struct cr_symfile *sf, const struct cr_module *mod, uint64_t pc,
+			 struct cr_sym *out)
 {
-	int fd, ret;
+	Elf64_Shdr sh = { .sh_offset = sf->sym_off, .sh_size = sf->sym_size };
+	struct best b = { 0 };
+	size_t cap = sizeof(out->name) - 1;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (symtab_scan(sf->fd, &sh, mod->bias, pc, &b) < 0 || !b.found || b.name >= sf->str_size)
 		return -CR_ENOINFO;
-	ret = symtab_fd(fd, mod, pc, out);
-	close(fd);
-	return ret;
+	if (sf->str_size - b.name < cap)
+		cap = (size_t)(sf->str_size - b.name);
+	if (pread_all(sf->fd, out->name, cap, sf->str_off + b.name) < 0)
+		return -CR_ENOINFO;
+	out->name[cap] = 0;
+	out->start = b.start;
+	out->size = b.size;
+	return 0;
+}
+
+/* Open path into sf if it is the module's file and has a .symtab.  0 or -CR_ENOINFO. */
+static int symtab_open(const char *path, const struct cr_module *mod, struct cr_symfile *sf)
+{
+	sf->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (sf->fd < 0)
+		return -CR_ENOINFO;
+	if (symtab_layout(sf->fd, mod, sf) == 0)
+		return 0;
+	close(sf->fd);
+	sf->fd = -1;
+	return -CR_ENOINFO;
 }
 
 /* GDB's convention: /usr/lib/debug/.build-id/ab/cdef....debug (Debian's -dbg/-dbgsym). */
@@ -352,23 +364,72 @@ static void debug_path(const struct cr_module *mod, char *dst, size_t cap)
 	memcpy(dst + k, ".debug", 7);
 }
 
-int cr_sym_symtab(const struct cr_module *mod, uint64_t pc, struct cr_sym *out)
+void cr_symfile_init(struct cr_symfile *sf)
+{
+	memset(sf, 0, sizeof(*sf));
+	sf->fd = -1;
+}
+
+void cr_symfile_close(struct cr_symfile *sf)
+{
+	if (sf->fd >= 0)
+		close(sf->fd);
+	cr_symfile_init(sf);
+}
+
+int cr_sym_symtab_memo(const struct cr_module *mod, uint64_t pc, struct cr_symfile *sf,
+		       struct cr_sym *out)
 {
 	char dbg[128];
 	int saved = errno, ret = -CR_ENOINFO;
 
-	if (mod->path[0])
-		ret = symtab_path(mod->path, mod, pc, out);
-	if (ret < 0 && mod->build_id_len >= 2) {
+	if (!sf->mod_lo || sf->mod_lo != mod->lo || sf->mod_bias != mod->bias) {
+		/* Another module: the module's file, else its separate debug file. */
+		cr_symfile_close(sf);
+		sf->mod_lo = mod->lo;
+		sf->mod_bias = mod->bias;
+		if (mod->path[0] && symtab_open(mod->path, mod, sf) == 0)
+			sf->main = 1;
+		else if (mod->build_id_len >= 2) {
+			debug_path(mod, dbg, sizeof(dbg));
+			symtab_open(dbg, mod, sf);
+		}
+	}
+	if (sf->fd >= 0)
+		ret = symtab_lookup(sf, mod, pc, out);
+	if (ret < 0 && sf->main && mod->build_id_len >= 2) {
+		/* Not in the module's own .symtab: its debug file may know more. */
+		struct cr_symfile dsf;
+
+		cr_symfile_init(&dsf);
 		debug_path(mod, dbg, sizeof(dbg));
-		ret = symtab_path(dbg, mod, pc, out);
+		if (symtab_open(dbg, mod, &dsf) == 0)
+			ret = symtab_lookup(&dsf, mod, pc, out);
+		cr_symfile_close(&dsf);
 	}
 	errno = saved;
 	return ret;
 }
 
+int cr_sym_symtab(const struct cr_module *mod, uint64_t pc, struct cr_sym *out)
+{
+	struct cr_symfile sf;
+	int ret;
+
+	cr_symfile_init(&sf);
+	ret = cr_sym_symtab_memo(mod, pc, &sf, out);
+	cr_symfile_close(&sf);
+	return ret;
+}
+
 int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		struct cr_sym *out)
+{
+	return cr_sym_find_memo(m, mod, pc, NULL, out);
+}
+
+int cr_sym_find_memo(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
+		     struct cr_symfile *sf, struct cr_sym *out)
 {
 	struct cr_sym s;
 	int dyn = cr_sym_dynsym(m, mod, pc, &s);
@@ -378,7 +439,7 @@ int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc
 		*out = s;
 		return 0;
 	}
-	if (cr_sym_symtab(mod, pc, out) == 0)
+	if ((sf ? cr_sym_symtab_memo(mod, pc, sf, out) : cr_sym_symtab(mod, pc, out)) == 0)
 		return 0;
 	if (dyn == 0) {
 		*out = s;

@@ -23,9 +23,29 @@ struct cr_sym {
 int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		struct cr_sym *out);
 
+/*
+ * The symbol file of one module kept open across lookups (one report): its
+ * .symtab is found once, and a module without one is not searched again.
+ * cr_symfile_init before use, cr_symfile_close after (AS-safe: close).
+ */
+struct cr_symfile {
+	uint64_t mod_lo, mod_bias;	/* the module (mod_lo 0: none yet) */
+	int fd;				/* -1: no file with a .symtab */
+	int main;			/* fd is the module's own file (not its debug file) */
+	uint64_t sym_off, sym_size, str_off, str_size;
+};
+void cr_symfile_init(struct cr_symfile *sf);
+void cr_symfile_close(struct cr_symfile *sf);
+
+/* cr_sym_find with the .symtab file kept in sf (NULL: opened for this lookup). */
+int cr_sym_find_memo(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
+		     struct cr_symfile *sf, struct cr_sym *out);
+
 /* The parts, for tests. */
 int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		  struct cr_sym *out);
 int cr_sym_symtab(const struct cr_module *mod, uint64_t pc, struct cr_sym *out);
+int cr_sym_symtab_memo(const struct cr_module *mod, uint64_t pc, struct cr_symfile *sf,
+		       struct cr_sym *out);
 
 #endif

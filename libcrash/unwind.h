@@ -76,15 +76,18 @@ int cr_cfi_step_cached(struct cr_walk *w, struct cr_regs *r);
 int cr_scan_function(struct cr_walk *w, uint64_t pc, uint64_t *start, uint64_t *size);
 
 /*
- * A trace-only walk (pc, sp, fp) from start with cached rows only: the pcs go
- * to emit as cr_unwind would record them.  Returns the number of frames when
- * it reached the outermost frame or max, or -CR_ENOINFO as soon as a frame
- * is not cached, not of a simple shape, or a check fails: then nothing it
- * emitted counts and the caller walks again with cr_unwind, which fills the
- * cache.  For callers that want return addresses only (crash_backtrace).
+ * A trace-only walk (pc, sp, fp) from start with cached rows only, reading
+ * through f (w->mem must be &f->m): the pcs of frames skip..max-1, as
+ * cr_unwind would record them, go to out[0..].  Returns the number of frames
+ * (skipped ones included) when it reached the outermost frame or max, or
+ * -CR_ENOINFO as soon as a frame is not cached, not of a simple shape, or a
+ * check fails: then nothing it wrote counts and the caller walks again with
+ * cr_unwind, which fills the cache.  For callers that want return addresses
+ * only (crash_backtrace).  AS-safe.
  */
-int cr_cfi_fast_trace(struct cr_walk *w, const struct cr_regs *start, unsigned max,
-		      void (*emit)(void *arg, unsigned i, uint64_t pc), void *arg);
+struct cr_mem_fast;
+int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_regs *start,
+		      unsigned skip, unsigned max, void **out);
 
 #define CR_FRAME_SIGNAL 1	/* pc is exact: the frame was interrupted by a signal */
 #define CR_FRAME_GUESS 2	/* heuristic step (scan, or fp over code that has CFI) */

@@ -4,20 +4,12 @@
 
 #include "cache.h"
 
-struct slot {
-	uint64_t seq;		/* odd while being written */
-	uint64_t pc, mod;
-	struct cr_crow row;
-};
-
-static struct slot slots[CR_CACHE_SLOTS];
+struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS];
 int cr_cache_enabled = 1;
 
-static struct slot *slot_of(uint64_t pc)
+static struct cr_cache_slot *slot_of(uint64_t pc)
 {
-	uint64_t h = pc * 0x9e3779b97f4a7c15ull;	/* Fibonacci hashing */
-
-	return &slots[h >> (64 - 10)];
+	return cr_cache_slot_of(pc);
 }
 
 _Static_assert(CR_CACHE_SLOTS == 1 << 10, "slot_of uses 10 bits");
@@ -51,7 +43,7 @@ static void store_row(struct cr_crow *dst, const struct cr_crow *src)
 
 int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c)
 {
-	struct slot *s = slot_of(pc);
+	struct cr_cache_slot *s = slot_of(pc);
 	uint64_t seq, kpc, kmod;
 
 	if (!cr_cache_enabled)
@@ -66,31 +58,17 @@ int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c)
 	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
 }
 
-_Static_assert(offsetof(struct cr_crow, cfa_off) + 4 <= CR_CROW_SHAPE, "shape fields first");
-_Static_assert(offsetof(struct slot, row) % 8 == 0, "row words aligned");
-
-int cr_cache_get_shape(uint64_t pc, uint64_t mod, struct cr_crow *c)
-{
-	struct slot *s = slot_of(pc);
-	const uint64_t *src = (const uint64_t *)&s->row;
-	uint64_t seq, *dst = (uint64_t *)c;
-
-	seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
-	if ((seq & 1) || seq == 0 || __atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
-	    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod || !cr_cache_enabled)
-		return -CR_ENOINFO;
-	for (int i = 0; i < CR_CROW_SHAPE / 8; i++)
-		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
-}
+_Static_assert(offsetof(struct cr_crow, fp_off) + 4 <= CR_CROW_SHAPE, "shape fields first");
+_Static_assert(offsetof(struct cr_cache_slot, row) % 8 == 0, "row words aligned");
+_Static_assert(sizeof(struct cr_cache_slot) == 128, "slot size");
 
 void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 {
-	struct slot *s = slot_of(pc);
+	struct cr_cache_slot *s = slot_of(pc);
 	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
 
-	if (!cr_cache_enabled || (seq & 1) ||
+	/* Never a pc in page 0, which is never mapped: the trace loop relies on it. */
+	if (!cr_cache_enabled || pc < 4096 || (seq & 1) ||
 	    !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED))
 		return;	/* another writer (maybe the code we interrupted) has it */
@@ -103,5 +81,5 @@ void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 
 void cr_cache_clear(void)
 {
-	memset(slots, 0, sizeof(slots));
+	memset(cr_cache_slots, 0, sizeof(cr_cache_slots));
 }

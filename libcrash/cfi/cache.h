@@ -18,13 +18,49 @@
 /* 0 and *c filled on a hit, -CR_ENOINFO on a miss. */
 int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c);
 
-/* The same, filling only the shape fields (the first CR_CROW_SHAPE bytes). */
-#define CR_CROW_SHAPE 24
-int cr_cache_get_shape(uint64_t pc, uint64_t mod, struct cr_crow *c);
+/* The shape fields of a row (struct cr_crow) are its first CR_CROW_SHAPE bytes. */
+#define CR_CROW_SHAPE 16
+
+/* The slots, for the inline reader below (cache.c owns them). */
+struct cr_cache_slot {
+	uint64_t seq;		/* odd while being written, 0: never written */
+	uint64_t pc, mod;
+	struct cr_crow row;
+	uint8_t pad[128 - 24 - sizeof(struct cr_crow)];	/* a slot's index is a shift */
+};
+extern struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS];
+extern int cr_cache_enabled;
+
+static inline struct cr_cache_slot *cr_cache_slot_of(uint64_t pc)
+{
+	/* Multiplicative (Fibonacci) hashing of the low 32 bits: return addresses
+	   differ there, and a 32-bit constant is an immediate operand. */
+	return &cr_cache_slots[(uint32_t)((uint32_t)pc * 0x9e3779b1u) >> (32 - 10)];
+}
+
+/*
+ * For the trace loop: the two shape words of the row cached
+ * for (pc, mod) into w[0..1].  0, or -CR_ENOINFO on a miss.  pc must not be 0
+ * (a slot never written has pc 0).  The caller checks cr_cache_enabled.
+ */
+static inline int cr_cache_shape2(uint64_t pc, uint64_t mod, uint64_t w[2])
+{
+	const struct cr_cache_slot *s = cr_cache_slot_of(pc);
+	const uint64_t *src = (const uint64_t *)&s->row;
+	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+
+	if ((seq & 1) | (__atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc) |
+	    (__atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod))
+		return -CR_ENOINFO;
+	w[0] = __atomic_load_n(&src[0], __ATOMIC_RELAXED);
+	w[1] = __atomic_load_n(&src[1], __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
+}
 void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c);
 
-/* Control, for tests and benchmarks (not thread-safe). */
+/* Control, for tests and benchmarks (not thread-safe).  cr_cache_enabled:
+   1 by default; benchmarks turn it off to measure it. */
 void cr_cache_clear(void);
-extern int cr_cache_enabled;	/* 1 by default; benchmarks turn it off to measure it */
 
 #endif

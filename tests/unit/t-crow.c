@@ -15,7 +15,33 @@
 #define STK 4096
 static uint64_t stack[STK / 8];
 static struct cr_mem mem;
-static long rows, compacted, same_row, same_apply, fdes;
+static long rows, compacted, same_row, same_apply, fdes, shaped, same_shape;
+
+/*
+ * What the trace loop (cr_cfi_fast_trace) computes from a row's shape: the
+ * caller's pc, sp and fp.  1 if it equals what cr_crow_apply gave (r, o).
+ */
+static int shape_agrees(const struct cr_crow *c, const struct cr_arch *a, const struct cr_regs *in,
+			int r, const struct cr_regs *o)
+{
+	uint64_t cfa, ra, fp = in->r[a->fp];
+
+	if (c->shape == CR_SHAPE_END)
+		return r == CR_END;
+	if (c->shape != CR_SHAPE_STEP && c->shape != CR_SHAPE_STEP_FAR)
+		return 1;
+	shaped++;
+	cfa = (c->cfa_fp ? in->r[a->fp] : in->r[a->sp]) + (uint64_t)(int64_t)c->cfa_off;
+	if (c->shape == CR_SHAPE_STEP &&
+	    (c->ra_off < -CR_SHAPE_WINDOW || c->ra_off > -8 ||
+	     (c->fp_saved && (c->fp_off < -CR_SHAPE_WINDOW || c->fp_off > -8))))
+		return 0;	/* the loop reads STEP slots inside the window only */
+	if (cr_read64(&mem, cfa + (uint64_t)(int64_t)c->ra_off, &ra) < 0 ||
+	    (c->fp_saved && cr_read64(&mem, cfa + (uint64_t)(int64_t)c->fp_off, &fp) < 0))
+		return r < 0;
+	return r == 0 && o->pc == ra && cr_reg_valid(o, a->sp) && o->r[a->sp] == cfa &&
+	       cr_reg_valid(o, a->fp) && o->r[a->fp] == fp;
+}
 
 static int same_regs(const struct cr_regs *x, const struct cr_regs *y)
 {
@@ -56,6 +82,7 @@ static void one(const struct cr_fde *fde, uint64_t pc)
 	memset(&o2, 0x22, sizeof(o2));
 	r1 = cr_row_apply(&row, &mem, a, &in, &o1);
 	r2 = cr_crow_apply(&c, &mem, a, &in, &o2);
+	same_shape += shape_agrees(&c, a, &in, r2, &o2);
 	if (r1 == r2 && (r1 != 0 || same_regs(&o1, &o2))) {
 		same_apply++;
 	} else if (compacted - same_apply <= 5) {
@@ -111,5 +138,8 @@ int main(void)
 	tap_ok(compacted > rows * 9 / 10, "most rows fit the compact form");
 	tap_is_i64(same_row, compacted, "expand(compact(row)) == row, every row");
 	tap_is_i64(same_apply, compacted, "cr_crow_apply == cr_row_apply, every row");
+	printf("# %ld rows of a trace-only shape\n", shaped);
+	tap_ok(shaped > compacted / 2, "most rows have a trace-only shape");
+	tap_is_i64(same_shape, compacted, "the shape gives cr_crow_apply's pc, sp and fp, every row");
 	return tap_done();
 }

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/* cr_mem_fast: proven runs of pages, reads across their edges, unreadable pages. */
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../tap.h"
+#include "mem.h"
+
+int main(void)
+{
+	/* Five pages: readable, readable, PROT_NONE, readable, unmapped. */
+	size_t pg = 4096;
+	uint8_t *p = mmap(NULL, 5 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t base = (uintptr_t)p, v = 0;
+	struct cr_mem_fast f;
+
+	if (p == MAP_FAILED || sysconf(_SC_PAGESIZE) != (long)pg) {
+		printf("1..0 # SKIP needs 4 KiB pages\n");
+		return 0;
+	}
+	for (size_t i = 0; i < 5 * pg; i += 8)
+		*(uint64_t *)(p + i) = base + i;
+	mprotect(p + 2 * pg, pg, PROT_NONE);
+	munmap(p + 4 * pg, pg);
+	cr_mem_fast_init(&f);
+
+	tap_ok(cr_mem_fast_read64(&f, base + 8, &v) == 0 && v == base + 8, "first read proves");
+	tap_is_u64(f.lo[0], base, "run 0 starts at the page");
+	tap_is_u64(f.span[0] + 7, 2 * pg, "one system call proves both readable pages");
+	tap_ok(cr_mem_fast_read64(&f, base + pg + 16, &v) == 0 && v == base + pg + 16,
+	       "second page read directly");
+	tap_ok(cr_read64(&f.m, base + pg - 4, &v) == 0 && v == ((base + pg) << 32 | (base + pg - 8) >> 32),
+	       "a read across the page edge inside the run");
+	tap_ok(cr_mem_fast_read64(&f, base + 2 * pg, &v) < 0, "PROT_NONE page fails");
+	tap_ok(cr_read64(&f.m, base + 2 * pg - 4, &v) < 0, "a read into the PROT_NONE page fails");
+	tap_ok(cr_mem_fast_read64(&f, base + 3 * pg + 8, &v) == 0 && v == base + 3 * pg + 8,
+	       "the page past it");
+	tap_is_u64(f.lo[0], base + 3 * pg, "a run of its own, first");
+	tap_is_u64(f.lo[1], base, "the older run second");
+	tap_ok(cr_read64(&f.m, base + 3 * pg + pg - 4, &v) < 0, "a read into the unmapped page fails");
+	tap_ok(cr_mem_fast_read64(&f, base + 4 * pg, &v) < 0, "unmapped page fails");
+	tap_ok(cr_mem_fast_read64(&f, base + 16, &v) == 0 && v == base + 16 && f.lo[0] == base,
+	       "the older run comes back to the front");
+	tap_ok(f.wlo == base + CR_FAST_WINDOW && f.wspan == 2 * pg - CR_FAST_WINDOW + 1,
+	       "window of run 0: [cfa - W, cfa) inside it");
+	tap_ok(cr_mem_fast_read64(&f, 0, &v) < 0 && cr_mem_fast_read64(&f, 4088, &v) < 0,
+	       "page 0 is never read");
+	tap_ok(cr_mem_fast_read64(&f, UINT64_MAX - 3, &v) < 0, "wrap-around fails");
+	{
+		uint8_t big[3 * 4096];
+
+		tap_ok(cr_read(&f.m, base + 8, big, pg + 8) == 0 && big[0] == (uint8_t)(base + 8),
+		       "a long read");
+		tap_ok(cr_read(&f.m, base + pg, big, 3 * pg) < 0, "a long read over PROT_NONE");
+	}
+	/* Eight runs at most: the oldest goes, every read is still right. */
+	{
+		uint8_t *q = mmap(NULL, 40 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				  -1, 0);
+		int ok = q != MAP_FAILED;
+
+		for (int i = 0; ok && i < 40; i += 2)	/* odd pages PROT_NONE: separate runs */
+			ok = mprotect(q + (i + 1) * pg, pg, PROT_NONE) == 0;
+		for (int i = 0; ok && i < 40; i += 2) {
+			*(uint64_t *)(q + i * pg) = (uint64_t)i;
+			ok = cr_mem_fast_read64(&f, (uintptr_t)q + i * pg, &v) == 0 &&
+			     v == (uint64_t)i && cr_mem_fast_read64(&f, (uintptr_t)q + (i + 1) * pg, &v) < 0;
+		}
+		for (int i = 38; ok && i >= 0; i -= 2)
+			ok = cr_mem_fast_read64(&f, (uintptr_t)q + i * pg, &v) == 0 && v == (uint64_t)i;
+		tap_ok(ok, "20 runs through 8 slots");
+	}
+	printf("1..%d\n", tap_n);
+	return tap_fail != 0;
+}
