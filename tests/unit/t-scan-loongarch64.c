@@ -160,6 +160,25 @@ static void test_other(void)
 	ROW("addi.w constant, add.d $sp", ok_neg, 0x08, 1, SP, 2048, NOSAVES);
 }
 
+/* Constants over a call: $a0 is the callee's result, $t4 (r16, not used by PLT entries) kept. */
+static const uint32_t calls[] = {
+	0x02ffc063,	/* 00 addi.d $sp, $sp, -16 */
+	0x29c02061,	/* 04 st.d $ra, $sp, 8 */
+	0x03804004,	/* 08 ori $a0, $zero, 16 */
+	0x03810010,	/* 0c ori $t4, $zero, 64 */
+	0x54000000,	/* 10 bl 0 */
+	0x0011c063,	/* 14 sub.d $sp, $sp, $t4 */
+	0x00119063,	/* 18 sub.d $sp, $sp, $a0: $a0 unknown */
+	0x4c000020,	/* 1c ret */
+};
+
+static void test_calls(void)
+{
+	ROW("calls pc 14 return address", calls, 0x14, 0, SP, 16, SAVES(RA, -8));
+	ROW("calls pc 18 sub.d $sp,$sp,$t4 ($t4 kept)", calls, 0x18, 1, SP, 80, SAVES(RA, -8));
+	FAIL("calls pc 1c sub.d $sp,$sp,$a0 after the call", calls, 0x1c);
+}
+
 static void test_apply(void)
 {
 	uint64_t stack[32] = { 0 };
@@ -224,6 +243,7 @@ int main(void)
 	test_f2();
 	test_f3();
 	test_other();
+	test_calls();
 	test_apply();
 	test_desc();
 	return tap_done();

@@ -170,6 +170,31 @@ static void test_alloca(void)
 	ROW("alloca: ld s0 (sp known again)", alloca_fn, 0x1a, 1, SP, 16, SAVES(S1, -24));
 }
 
+/*
+ * Constants over a call: a0 is the callee's result, t4 (caller-saved, but
+ * not used by PLT entries) is kept, s2 is callee-saved.
+ */
+static const uint8_t calls[] = {
+	0x41, 0x11,		/* 00 addi sp, sp, -16 */
+	0x06, 0xe4,		/* 02 sd ra, 8(sp) */
+	0x41, 0x45,		/* 04 li a0, 16 */
+	0x13, 0x09, 0x00, 0x02,	/* 06 li s2, 32 */
+	0x93, 0x0e, 0x00, 0x04,	/* 0a li t4, 64 */
+	0xef, 0x00, 0x00, 0x00,	/* 0e jal ra, . */
+	0x33, 0x01, 0xd1, 0x41,	/* 12 sub sp, sp, t4 */
+	0x33, 0x01, 0x21, 0x41,	/* 16 sub sp, sp, s2 */
+	0x33, 0x01, 0xa1, 0x40,	/* 1a sub sp, sp, a0: a0 unknown */
+	0x82, 0x80,		/* 1e ret */
+};
+
+static void test_calls(void)
+{
+	ROW("calls pc 12 return address", calls, 0x12, 0, SP, 16, SAVES(RA, -8));
+	ROW("calls pc 16 sub sp,sp,t4 (t4 kept)", calls, 0x16, 1, SP, 80, SAVES(RA, -8));
+	ROW("calls pc 1a sub sp,sp,s2", calls, 0x1a, 1, SP, 112, SAVES(RA, -8));
+	FAIL("calls pc 1e sub sp,sp,a0 after the call", calls, 0x1e);
+}
+
 static const uint8_t bad_mv[] = { 0x13, 0x01, 0x05, 0x00, 0x82, 0x80 };	/* mv sp, a0 */
 static const uint8_t bad_csr[] = { 0x73, 0x21, 0x10, 0x00, 0x82, 0x80 };	/* frflags sp */
 static const uint8_t bad_vset[] = { 0x57, 0x71, 0x05, 0x0c, 0x82, 0x80 };	/* vsetvli sp */
@@ -266,6 +291,7 @@ int main(void)
 	test_f3();
 	test_halves();
 	test_alloca();
+	test_calls();
 	test_fail();
 	test_apply();
 	test_desc();
