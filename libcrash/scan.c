@@ -88,6 +88,28 @@ __attribute__((noinline)) static int decode(struct cr_walk *w, uint64_t start, u
 	return a->scan(code, len, off, w->exact, row);
 }
 
+/* The function from start to the return address pc, for arch->call_before. */
+__attribute__((noinline)) static int call_before(struct cr_walk *w, uint64_t start, uint64_t pc)
+{
+	uint8_t code[SCAN_MAX];
+	size_t len = (size_t)(pc - start);
+
+	if (len > SCAN_MAX || cr_read(w->mem, start, code, len) < 0)
+		return 0;
+	return w->arch->call_before(code, len);
+}
+
+int cr_scan_confirm(struct cr_walk *w, const struct cr_regs *out)
+{
+	uint64_t pc = out->pc, start, size;
+
+	/* pc - 1: the call may be its function's last instruction (DWARF5 6.4.4). */
+	if (!w->arch->call_before || pc == 0 ||
+	    cr_scan_function(w, pc - 1, &start, &size) < 0 || !size || pc - start > size)
+		return 0;
+	return call_before(w, start, pc);
+}
+
 int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
 {
 	const struct cr_arch *a = w->arch;

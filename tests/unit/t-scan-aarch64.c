@@ -282,6 +282,29 @@ static void test_fail(void)
 	FAIL("big2: pc inside an instruction", big2, 0x1a);
 }
 
+#define CALL(name, w, want) \
+	tap_is_i64(cr_aarch64_call_before(code(w, CR_ARRAY_SIZE(w)), 4 * CR_ARRAY_SIZE(w)), want, \
+		   name)
+
+static void test_call_before(void)
+{
+	static const uint32_t bl[] = { 0xd503201f, 0x94000010 };	/* nop; bl */
+	static const uint32_t blr[] = { 0xd63f0100 };			/* blr x8 */
+	static const uint32_t blraaz[] = { 0xd63f091f };		/* blraaz x8 */
+	static const uint32_t blraa[] = { 0xd73f0909 };			/* blraa x8, x9 */
+	static const uint32_t br[] = { 0xd61f0100 };			/* br x8 */
+	static const uint32_t after[] = { 0x94000010, 0xd503201f };	/* bl; nop */
+
+	CALL("call_before: bl", bl, 1);
+	CALL("call_before: blr x8", blr, 1);
+	CALL("call_before: blraaz x8", blraaz, 1);
+	CALL("call_before: blraa x8, x9", blraa, 1);
+	CALL("call_before: br x8 is no call", br, 0);
+	CALL("call_before: bl not last", after, 0);
+	tap_is_i64(cr_aarch64_call_before(code(bl, 2), 6), 0, "call_before: pc not aligned");
+	tap_is_i64(cr_aarch64_call_before(code(bl, 2), 2), 0, "call_before: truncated");
+}
+
 static void test_apply(void)
 {
 	uint64_t stack[32] = { 0 };
@@ -355,6 +378,7 @@ int main(void)
 	test_f3();
 	test_big();
 	test_fail();
+	test_call_before();
 	test_apply();
 	test_desc();
 	return tap_done();

@@ -179,6 +179,25 @@ static void test_calls(void)
 	FAIL("calls pc 1c sub.d $sp,$sp,$a0 after the call", calls, 0x1c);
 }
 
+#define CALL(name, w, want) \
+	tap_is_i64(cr_loongarch64_call_before(code(w, CR_ARRAY_SIZE(w)), 4 * CR_ARRAY_SIZE(w)), \
+		   want, name)
+
+static void test_call_before(void)
+{
+	static const uint32_t bl[] = { 0x03400000, 0x54000000 };	/* nop; bl 0 */
+	static const uint32_t jirl[] = { 0x4c000181 };			/* jirl $ra, $t0, 0 */
+	static const uint32_t ret[] = { 0x4c000020 };			/* jirl $zero, $ra, 0 */
+	static const uint32_t b[] = { 0x50000000 };			/* b 0 */
+
+	CALL("call_before: bl", bl, 1);
+	CALL("call_before: jirl $ra", jirl, 1);
+	CALL("call_before: ret is no call", ret, 0);
+	CALL("call_before: b is no call", b, 0);
+	tap_is_i64(cr_loongarch64_call_before(code(bl, 2), 6), 0, "call_before: pc not aligned");
+	tap_is_i64(cr_loongarch64_call_before(code(bl, 2), 3), 0, "call_before: truncated");
+}
+
 static void test_apply(void)
 {
 	uint64_t stack[32] = { 0 };
@@ -244,6 +263,7 @@ int main(void)
 	test_f3();
 	test_other();
 	test_calls();
+	test_call_before();
 	test_apply();
 	test_desc();
 	return tap_done();

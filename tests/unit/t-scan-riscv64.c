@@ -195,6 +195,34 @@ static void test_calls(void)
 	FAIL("calls pc 1e sub sp,sp,a0 after the call", calls, 0x1e);
 }
 
+static void test_call_before(void)
+{
+	static const uint8_t jal[] = { 0x01, 0x00, 0xef, 0x00, 0x00, 0x00 };	/* c.nop; jal ra */
+	static const uint8_t jalr[] = { 0xe7, 0x80, 0x07, 0x00 };	/* jalr ra, 0(a5) */
+	static const uint8_t cjalr[] = { 0x13, 0x00, 0x00, 0x00, 0x82, 0x97 };	/* nop; c.jalr a5 */
+	static const uint8_t cjr[] = { 0x82, 0x87 };			/* c.jr a5 */
+	static const uint8_t jalr_t0[] = { 0xe7, 0x82, 0x07, 0x00 };	/* jalr t0, 0(a5) */
+	static const uint8_t j[] = { 0x6f, 0x00, 0x00, 0x00 };		/* jal x0 */
+	/* lui a0, 0x97820: its upper half 0x9782 reads as c.jalr a5 */
+	static const uint8_t half[] = { 0x37, 0x05, 0x82, 0x97 };
+	/* and after a compressed instruction, the same bytes are c.jalr */
+	static const uint8_t half2[] = { 0x01, 0x00, 0x01, 0x00, 0x82, 0x97 };
+
+	tap_is_i64(cr_riscv64_call_before(jal, sizeof(jal)), 1, "call_before: jal ra");
+	tap_is_i64(cr_riscv64_call_before(jalr, sizeof(jalr)), 1, "call_before: jalr ra");
+	tap_is_i64(cr_riscv64_call_before(cjalr, sizeof(cjalr)), 1, "call_before: c.jalr a5");
+	tap_is_i64(cr_riscv64_call_before(cjr, sizeof(cjr)), 0, "call_before: c.jr is no call");
+	tap_is_i64(cr_riscv64_call_before(jalr_t0, sizeof(jalr_t0)), 0,
+		   "call_before: jalr t0 (millicode) is no call through ra");
+	tap_is_i64(cr_riscv64_call_before(j, sizeof(j)), 0, "call_before: j is no call");
+	tap_is_i64(cr_riscv64_call_before(half, sizeof(half)), 0,
+		   "call_before: upper half of lui is not c.jalr");
+	tap_is_i64(cr_riscv64_call_before(half2, sizeof(half2)), 1,
+		   "call_before: the same bytes at a boundary are c.jalr");
+	tap_is_i64(cr_riscv64_call_before(jal, 4), 0, "call_before: pc inside an instruction");
+	tap_is_i64(cr_riscv64_call_before(jal, 5), 0, "call_before: odd pc");
+}
+
 static const uint8_t bad_mv[] = { 0x13, 0x01, 0x05, 0x00, 0x82, 0x80 };	/* mv sp, a0 */
 static const uint8_t bad_csr[] = { 0x73, 0x21, 0x10, 0x00, 0x82, 0x80 };	/* frflags sp */
 static const uint8_t bad_vset[] = { 0x57, 0x71, 0x05, 0x0c, 0x82, 0x80 };	/* vsetvli sp */
@@ -292,6 +320,7 @@ int main(void)
 	test_halves();
 	test_alloca();
 	test_calls();
+	test_call_before();
 	test_fail();
 	test_apply();
 	test_desc();

@@ -248,3 +248,17 @@ int cr_aarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 	}
 	return cr_scan_emit(&c.s, SP, FP, LR, row);
 }
+
+/* bl, blr, blraa/blrab, blraaz/blrabz (C6.2: BL, BLR, BLRAA...) at code[len - 4]. */
+int cr_aarch64_call_before(const uint8_t *code, size_t len)
+{
+	uint32_t i;
+
+	if (len < 4 || len % 4)
+		return 0;
+	code += len - 4;
+	i = (uint32_t)code[0] | (uint32_t)code[1] << 8 | (uint32_t)code[2] << 16 |
+	    (uint32_t)code[3] << 24;
+	return (i & 0xfc000000) == 0x94000000 || (i & 0xfffffc1f) == 0xd63f0000 ||
+	       (i & 0xfffff800) == 0xd63f0800 || (i & 0xfffff800) == 0xd73f0800;
+}

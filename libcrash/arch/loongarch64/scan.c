@@ -134,3 +134,16 @@ int cr_loongarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int fram
 	}
 	return cr_scan_emit(&v.s, SP, FP, RA, row);
 }
+
+/* bl, or jirl $ra, rj, offs (a call through a register), at code[len - 4]. */
+int cr_loongarch64_call_before(const uint8_t *code, size_t len)
+{
+	uint32_t i;
+
+	if (len < 4 || len % 4)
+		return 0;
+	code += len - 4;
+	i = (uint32_t)code[0] | (uint32_t)code[1] << 8 | (uint32_t)code[2] << 16 |
+	    (uint32_t)code[3] << 24;
+	return (i & 0xfc000000) == 0x54000000 || ((i & 0xfc000000) == 0x4c000000 && (i & 31) == RA);
+}

@@ -195,3 +195,29 @@ int cr_riscv64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 	}
 	return cr_scan_emit(&v.s, SP, FP, RA, row);
 }
+
+/*
+ * jal ra, jalr ra or c.jalr ending at len.  Instruction boundaries come from a
+ * sequential walk from the function start, so the upper half of a 32-bit
+ * instruction that looks like c.jalr (lui a0, 0x97820) is never taken for one.
+ */
+int cr_riscv64_call_before(const uint8_t *code, size_t len)
+{
+	size_t off, n = 2;
+	uint32_t i = 0;
+
+	if (len < 2 || len % 2 || len / 2 > CR_SCAN_MAX_INSNS)
+		return 0;
+	for (off = 0; off < len; off += n) {
+		i = (uint32_t)code[off] | (uint32_t)code[off + 1] << 8;
+		n = (i & 3) == 3 ? 4 : 2;
+		if (off + n > len)
+			return 0;
+	}
+	off = len - n;
+	if (n == 2)
+		return (i & 0xf07f) == 0x9002 && ((i >> 7) & 31) != 0;	/* c.jalr rs1 */
+	i |= (uint32_t)code[off + 2] << 16 | (uint32_t)code[off + 3] << 24;
+	return ((i & 0x7f) == 0x6f || ((i & 0x7f) == 0x67 && ((i >> 12) & 7) == 0)) &&
+	       ((i >> 7) & 31) == RA;
+}
