@@ -95,13 +95,26 @@ static inline int cr_scan_emit(const struct cr_scan *s, unsigned sp, unsigned fp
  * Registers 0-31 may hold constants the walk follows (li, lui/ori, movz/movk):
  * large frames are allocated by sp -= register.
  */
+#define CR_SCAN_LABELS 8	/* pending forward branch targets */
+
+/* The state at a forward branch target, compact: saves of registers 0-31 only. */
+struct cr_scan_label {
+	uint32_t at;		/* code offset + 1; 0: a free slot */
+	uint8_t sp_ok, fp_ok, epi, ra_lost;
+	int64_t sp_cfa, fp_cfa;
+	int32_t save[32];
+};
+
 struct cr_scanner {
 	struct cr_scan s;	/* the state at the current instruction */
 	struct cr_scan body;	/* while s.epi: the state before the epilogue began */
 	uint8_t sp, fp, ra;	/* DWARF numbers */
 	uint8_t zero;		/* 1: register 0 is hardwired zero (riscv64 x0, loongarch64 r0) */
+	uint8_t jumped;		/* the previous instruction does not fall through */
+	uint32_t off;		/* offset of the current instruction */
 	uint32_t known;		/* bit n: k[n] is the value of register n */
 	int64_t k[32];
+	struct cr_scan_label lab[CR_SCAN_LABELS];
 };
 
 /* zero: register 0 reads as 0 and ignores writes (zero-register ISAs). */
@@ -114,8 +127,11 @@ static inline void cr_scanner_start(struct cr_scanner *c, unsigned sp, unsigned 
 	c->fp = (uint8_t)fp;
 	c->ra = (uint8_t)ra;
 	c->zero = zero != 0;
+	c->jumped = 0;
+	c->off = 0;
 	c->known = c->zero;
 	c->k[0] = 0;
+	memset(c->lab, 0, sizeof(c->lab));
 }
 
 static inline int cr_scan_isk(const struct cr_scanner *c, unsigned r)
@@ -139,8 +155,79 @@ static inline void cr_scan_epi(struct cr_scanner *c)
  */
 static inline void cr_scan_ret(struct cr_scanner *c)
 {
+	c->jumped = 1;
 	if (c->s.epi)
 		c->s = c->body;
+}
+
+/*
+ * A direct branch (conditional or not) from the current instruction to
+ * off + rel.  A forward target remembers the state here: when the walk reaches
+ * it after an instruction that does not fall through, that state is the one
+ * there (a shrink-wrapped early exit placed after the epilogue:
+ * `cbz x0, 1f; stp x29, x30, [sp, #-64]!; ... ret; 1: ret`).  The first
+ * branch to a target wins; with no free slot the body fallback stays.
+ */
+static inline void cr_scan_branch(struct cr_scanner *c, int64_t rel)
+{
+	struct cr_scan_label *l = NULL;
+	unsigned n;
+
+	if (rel <= 0 || rel >= (int64_t)(UINT32_MAX - c->off))
+		return;	/* backward: the walk has seen the target */
+	for (n = 0; n < CR_SCAN_LABELS; n++) {
+		if (c->lab[n].at == c->off + (uint64_t)rel + 1)
+			return;
+		if (!c->lab[n].at && !l)
+			l = &c->lab[n];
+	}
+	for (n = 32; n < CR_NREGS; n++)
+		if (c->s.save[n])
+			return;
+	for (n = 0; n < 32; n++)
+		if (c->s.save[n] != (int32_t)c->s.save[n])
+			return;
+	if (!l)
+		return;
+	l->at = (uint32_t)(c->off + (uint64_t)rel + 1);
+	l->sp_ok = c->s.sp_ok;
+	l->fp_ok = c->s.fp_ok;
+	l->epi = c->s.epi;
+	l->ra_lost = c->s.ra_lost;
+	l->sp_cfa = c->s.sp_cfa;
+	l->fp_cfa = c->s.fp_cfa;
+	for (n = 0; n < 32; n++)
+		l->save[n] = (int32_t)c->s.save[n];
+}
+
+/*
+ * The walk reaches the instruction at off: labels at or before it are
+ * passed (freed); after a jump, the state of a branch to here applies.
+ */
+static inline void cr_scan_at(struct cr_scanner *c, size_t off)
+{
+	struct cr_scan_label *l;
+	unsigned n;
+
+	c->off = (uint32_t)off;
+	for (n = 0; n < CR_SCAN_LABELS; n++) {
+		l = &c->lab[n];
+		if (!l->at || l->at > off + 1)
+			continue;
+		if (l->at == off + 1 && c->jumped) {
+			memset(c->s.save, 0, sizeof(c->s.save));
+			c->s.sp_ok = l->sp_ok;
+			c->s.fp_ok = l->fp_ok;
+			c->s.epi = l->epi;
+			c->s.ra_lost = l->ra_lost;
+			c->s.sp_cfa = l->sp_cfa;
+			c->s.fp_cfa = l->fp_cfa;
+			for (unsigned r = 0; r < 32; r++)
+				c->s.save[r] = l->save[r];
+		}
+		l->at = 0;
+	}
+	c->jumped = 0;
 }
 
 /* sp += delta.  A release (delta > 0) is part of an epilogue; an allocation ends one. */

@@ -222,6 +222,35 @@ static void test_big(void)
 	ROW("consts pc 24 mov w12 (32-bit movz)", consts, 0x24, 1, SP, 0x10010, NOSAVES);
 }
 
+/* glibc's free: a shrink-wrapped early exit placed after the epilogue and the body. */
+static const uint32_t early[] = {
+	0xb4000100,	/* 00 cbz x0, 20 */
+	0xa9bc7bfd,	/* 04 stp x29, x30, [sp, #-64]! */
+	0x910003fd,	/* 08 mov x29, sp */
+	0x94000000,	/* 0c bl . */
+	0xa8c47bfd,	/* 10 ldp x29, x30, [sp], #64 */
+	0xd65f03c0,	/* 14 ret */
+	0x94000000,	/* 18 bl . (reached from the body) */
+	0x17ffffff,	/* 1c b 18 */
+	0xd65f03c0,	/* 20 ret: the state of the cbz, frameless */
+	0x36000040,	/* 24 tbz w0, #0, 2c */
+	0xd503201f,	/* 28 nop */
+	0xd65f03c0,	/* 2c ret */
+};
+
+static void test_early(void)
+{
+	const int64_t *rec = SAVES(FP, -64, LR, -56);
+
+	ROW("early pc 10 return address", early, 0x10, 0, FP, 64, rec);
+	ROW("early pc 18 after ret: body state", early, 0x18, 1, FP, 64, rec);
+	ROW("early pc 1c return address", early, 0x1c, 0, FP, 64, rec);
+	ROW("early pc 20 target of the cbz: frameless", early, 0x20, 1, SP, 0, NOSAVES);
+	ROW("early pc 28 fall-through of tbz", early, 0x28, 1, SP, 0, NOSAVES);
+	ROW("early pc 2c target of tbz reached by falling through", early, 0x2c, 1, SP, 0,
+	    NOSAVES);
+}
+
 static const uint32_t bad_res[] = {
 	0xa9bf7bfd,	/* stp x29, x30, [sp, #-16]! */
 	0xd2800200,	/* mov x0, #16 */
@@ -377,6 +406,7 @@ int main(void)
 	test_f2();
 	test_f3();
 	test_big();
+	test_early();
 	test_fail();
 	test_call_before();
 	test_apply();

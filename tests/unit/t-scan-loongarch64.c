@@ -179,6 +179,31 @@ static void test_calls(void)
 	FAIL("calls pc 1c sub.d $sp,$sp,$a0 after the call", calls, 0x1c);
 }
 
+/* A shrink-wrapped early exit after the epilogue: beqz and b targets. */
+static const uint32_t early[] = {
+	0x40002480,	/* 00 beqz $a0, 24 */
+	0x02ffc063,	/* 04 addi.d $sp, $sp, -16 */
+	0x29c02061,	/* 08 st.d $ra, $sp, 8 */
+	0x54001000,	/* 0c bl 1c */
+	0x28c02061,	/* 10 ld.d $ra, $sp, 8 */
+	0x02c04063,	/* 14 addi.d $sp, $sp, 16 */
+	0x4c000020,	/* 18 ret */
+	0x54000000,	/* 1c bl 1c (reached from the body) */
+	0x53ffffff,	/* 20 b 1c */
+	0x4c000020,	/* 24 ret: the state of the beqz, frameless */
+	0x58000880,	/* 28 beq $a0, $zero, 30 */
+	0x50000400,	/* 2c b 30 */
+	0x4c000020,	/* 30 ret */
+};
+
+static void test_early(void)
+{
+	ROW("early pc 10 return address", early, 0x10, 0, SP, 16, SAVES(RA, -8));
+	ROW("early pc 1c after ret: body state", early, 0x1c, 1, SP, 16, SAVES(RA, -8));
+	ROW("early pc 24 target of the beqz: frameless", early, 0x24, 1, SP, 0, NOSAVES);
+	ROW("early pc 30 target of beq and b", early, 0x30, 1, SP, 0, NOSAVES);
+}
+
 #define CALL(name, w, want) \
 	tap_is_i64(cr_loongarch64_call_before(code(w, CR_ARRAY_SIZE(w)), 4 * CR_ARRAY_SIZE(w)), \
 		   want, name)
@@ -263,6 +288,7 @@ int main(void)
 	test_f3();
 	test_other();
 	test_calls();
+	test_early();
 	test_call_before();
 	test_apply();
 	test_desc();

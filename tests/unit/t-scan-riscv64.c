@@ -195,6 +195,35 @@ static void test_calls(void)
 	FAIL("calls pc 1e sub sp,sp,a0 after the call", calls, 0x1e);
 }
 
+/* A shrink-wrapped early exit after the epilogue: c.beqz and c.j targets. */
+static const uint8_t early[] = {
+	0x19, 0xcd,		/* 00 c.beqz a0, 1e */
+	0x41, 0x11,		/* 02 c.addi sp, -16 */
+	0x06, 0xe4,		/* 04 c.sdsp ra, 8(sp) */
+	0x97, 0x00, 0x00, 0x00,	/* 06 auipc ra, 0 */
+	0xe7, 0x80, 0xe0, 0x00,	/* 0a jalr ra, 14(ra) */
+	0xa2, 0x60,		/* 0e c.ldsp ra, 8(sp) */
+	0x41, 0x01,		/* 10 c.addi sp, 16 */
+	0x82, 0x80,		/* 12 ret */
+	0x97, 0x00, 0x00, 0x00,	/* 14 auipc ra, 0 (reached from the body) */
+	0xe7, 0x80, 0x00, 0x00,	/* 18 jalr ra, 0(ra) */
+	0xe5, 0xbf,		/* 1c c.j 14 */
+	0x82, 0x80,		/* 1e ret: the state of the c.beqz, frameless */
+	0x63, 0x04, 0x05, 0x00,	/* 20 beqz a0, 28 */
+	0x01, 0x00,		/* 24 c.nop */
+	0x6f, 0x00, 0x40, 0x00,	/* 26 j 2a */
+	0x82, 0x80,		/* 2a ret */
+};
+
+static void test_early(void)
+{
+	ROW("early pc 0e return address", early, 0x0e, 0, SP, 16, SAVES(RA, -8));
+	ROW("early pc 14 after ret: body state", early, 0x14, 1, SP, 16, SAVES(RA, -8));
+	ROW("early pc 1c return address", early, 0x1c, 0, SP, 16, SAVES(RA, -8));
+	ROW("early pc 1e target of the c.beqz: frameless", early, 0x1e, 1, SP, 0, NOSAVES);
+	ROW("early pc 2a target of j", early, 0x2a, 1, SP, 0, NOSAVES);
+}
+
 static void test_call_before(void)
 {
 	static const uint8_t jal[] = { 0x01, 0x00, 0xef, 0x00, 0x00, 0x00 };	/* c.nop; jal ra */
@@ -320,6 +349,7 @@ int main(void)
 	test_halves();
 	test_alloca();
 	test_calls();
+	test_early();
 	test_call_before();
 	test_fail();
 	test_apply();

@@ -10,7 +10,8 @@
  * mov x29,sp / add x29,sp,#N; mov sp,x29 / add|sub sp,x29,#N; constants by
  * movz/movn/movk and mov xd,xm, and add|sub sp,sp,xN on them (GCC's frames
  * above 4 KiB); bl/blr (x30 and the result registers overwritten),
- * ret/retaa/retab and b/br (an epilogue ends).
+ * ret/retaa/retab and b/br (an epilogue ends); forward targets of b, b.cond,
+ * cbz/cbnz, tbz/tbnz (their state, cr_scan_branch).
  *
  * Policy for everything else.  Writes of sp are exhaustively listed by the ISA:
  * add/sub (immediate, extended register) and logical (immediate) with Rd = 31,
@@ -187,6 +188,12 @@ static int other(struct cr_scanner *c, uint32_t i)
 
 	if ((i & 0xfffff01f) == 0xd503201f)
 		return 0;	/* hint space: nop, paciasp, pacibsp, autiasp, autibsp, bti */
+	if ((i & 0xfc000000) == 0x14000000)
+		cr_scan_branch(c, cr_scan_sext(i, 26) * 4);	/* b */
+	else if ((i & 0xff000010) == 0x54000000 || (i & 0x7e000000) == 0x34000000)
+		cr_scan_branch(c, cr_scan_sext(i >> 5, 19) * 4);	/* b.cond, cbz, cbnz */
+	else if ((i & 0x7e000000) == 0x36000000)
+		cr_scan_branch(c, cr_scan_sext(i >> 5, 14) * 4);	/* tbz, tbnz */
 	if ((i & 0xfffffc1f) == 0xd65f0000 || (i & 0xfffffbff) == 0xd65f0bff ||
 	    (i & 0xfc000000) == 0x14000000 || (i & 0xfffffc1f) == 0xd61f0000) {
 		/* ret, retaa/retab, b, br: the code after is reached by a branch */
@@ -233,6 +240,7 @@ int cr_aarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 	/* AAPCS64 6.4: bl leaves the return address in x30; sp is unchanged: CFA = sp. */
 	cr_scanner_start(&c, SP, FP, LR, 0);
 	for (off = 0; off < pc_off; off += 4) {
+		cr_scan_at(&c, off);
 		i = (uint32_t)code[off] | (uint32_t)code[off + 1] << 8 |
 		    (uint32_t)code[off + 2] << 16 | (uint32_t)code[off + 3] << 24;
 		if ((i & 0x3a000000) == 0x28000000)
@@ -246,6 +254,7 @@ int cr_aarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 		if (ret < 0)
 			return ret;
 	}
+	cr_scan_at(&c, pc_off);	/* the pc may be a branch target */
 	return cr_scan_emit(&c.s, SP, FP, LR, row);
 }
 

@@ -8,7 +8,8 @@
  * relative to $sp or $fp; addi.d $fp,$sp,N and move $fp,$sp (frame pointer);
  * addi.d $sp,$fp,N and move $sp,$fp (epilogue); large frames via
  * lu12i.w/ori/addi.w/lu32i.d constants and add.d/sub.d $sp,$sp,reg; bl and
- * jirl $ra (calls); jirl $zero (ret, tail call) and b (an epilogue ends).
+ * jirl $ra (calls); jirl $zero (ret, tail call) and b (an epilogue ends);
+ * forward targets of b and the conditional branches (cr_scan_branch).
  *
  * Policy for everything else: the encoding groups say which instructions
  * write the integer register rd (FP/LSX/LASX operations, stores and branches do
@@ -102,6 +103,17 @@ static int insn(struct cr_scanner *v, uint32_t i)
 			return cr_scan_write(v, rd);
 		return cr_scan_setk(v, rd, (int64_t)((uint64_t)si20 << 32 | (uint32_t)v->k[rd]));
 	}
+	switch (i >> 26) {
+	case 0x10: case 0x11: case 0x12:	/* beqz, bnez, bceqz/bcnez: offs21 */
+		cr_scan_branch(v, cr_scan_sext(((i >> 10) & 0xffff) | (i & 31) << 16, 21) * 4);
+		return 0;
+	case 0x14:	/* b: offs26 */
+		cr_scan_branch(v, cr_scan_sext(((i >> 10) & 0xffff) | (i & 0x3ff) << 16, 26) * 4);
+		break;
+	case 0x16: case 0x17: case 0x18: case 0x19: case 0x1a: case 0x1b:	/* beq..bgeu */
+		cr_scan_branch(v, cr_scan_sext((i >> 10) & 0xffff, 16) * 4);
+		return 0;
+	}
 	switch (i & 0xfc000000) {
 	case 0x4c000000: return cr_scan_jump(v, rd, CLOBBER);	/* jirl */
 	case 0x50000000: return cr_scan_jump(v, 0, CLOBBER);	/* b */
@@ -127,11 +139,13 @@ int cr_loongarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int fram
 	/* psABI: bl leaves the return address in $ra and $sp unchanged: CFA = $sp. */
 	cr_scanner_start(&v, SP, FP, RA, 1);
 	for (off = 0; off < pc_off; off += 4) {
+		cr_scan_at(&v, off);
 		i = (uint32_t)code[off] | (uint32_t)code[off + 1] << 8 |
 		    (uint32_t)code[off + 2] << 16 | (uint32_t)code[off + 3] << 24;
 		if ((ret = insn(&v, i)) < 0)
 			return ret;
 	}
+	cr_scan_at(&v, pc_off);	/* the pc may be a branch target */
 	return cr_scan_emit(&v.s, SP, FP, RA, row);
 }
 

@@ -15,7 +15,8 @@
  * ld/c.ldsp/c.ld restores relative to sp or s0; addi s0,sp,N, c.addi4spn s0,
  * c.mv s0,sp (frame pointer); addi sp,s0,N, c.mv sp,s0 (epilogue); large frames
  * via lui/c.lui/addi(w)/c.li constants and add/sub/c.add sp,sp,reg; jal/jalr/
- * c.jalr ra (calls), ret/jr/j/c.j (an epilogue ends).
+ * c.jalr ra (calls), ret/jr/j/c.j (an epilogue ends); forward targets of
+ * branches, j and c.j/c.beqz/c.bnez (their state, cr_scan_branch).
  *
  * Policy for everything else: the destination register of every RV64GCV
  * instruction is known from its major opcode, so an instruction we do not
@@ -65,6 +66,10 @@ static int insn32(struct cr_scanner *v, uint32_t i)
 			cr_scan_store(v, rs2, rs1, imms, callee(rs2));
 		return 0;
 	case 0x6f:	/* JAL */
+		if (rd == 0)
+			cr_scan_branch(v, cr_scan_sext((i >> 31) << 20 | ((i >> 12) & 0xff) << 12 |
+							   ((i >> 20) & 1) << 11 | ((i >> 21) & 0x3ff) << 1,
+						       21));
 		return cr_scan_jump(v, rd, CLOBBER);
 	case 0x67:	/* JALR */
 		return cr_scan_jump(v, rd, CLOBBER);
@@ -74,7 +79,12 @@ static int insn32(struct cr_scanner *v, uint32_t i)
 		return 0;
 	case 0x57:	/* OP-V: vsetvl{i}, vmv.x.s/vcpop/vfirst write x[rd] */
 		return f3 == 7 || (f3 == 2 && (i >> 26) == 0x10) ? cr_scan_write(v, rd) : 0;
-	case 0x63: case 0x0f: case 0x07: case 0x27:	/* BRANCH, MISC-MEM, LOAD-FP, STORE-FP */
+	case 0x63:	/* BRANCH */
+		cr_scan_branch(v, cr_scan_sext((i >> 31) << 12 | ((i >> 7) & 1) << 11 |
+						   ((i >> 25) & 0x3f) << 5 | ((i >> 8) & 15) << 1,
+					       13));
+		return 0;
+	case 0x0f: case 0x07: case 0x27:	/* MISC-MEM, LOAD-FP, STORE-FP */
 	case 0x43: case 0x47: case 0x4b: case 0x4f:	/* fused multiply-add */
 		return 0;
 	default:	/* AUIPC, OP-32, AMO, SYSTEM and unknown ones: rd written */
@@ -127,9 +137,18 @@ static int c_q1(struct cr_scanner *v, unsigned i)
 		return cr_scan_setk(v, rd, imm * 4096);	/* c.lui */
 	case 4:	/* c.srli ... c.addw: rd' written */
 		return cr_scan_write(v, rdp);
-	case 5:	/* c.j */
+	case 5:	/* c.j: offset[11|4|9:8|10|6|7|3:1|5] */
+		cr_scan_branch(v, cr_scan_sext(((i >> 12) & 1) << 11 | ((i >> 11) & 1) << 4 |
+						   ((i >> 9) & 3) << 8 | ((i >> 8) & 1) << 10 |
+						   ((i >> 7) & 1) << 6 | ((i >> 6) & 1) << 7 |
+						   ((i >> 3) & 7) << 1 | ((i >> 2) & 1) << 5,
+					       12));
 		return cr_scan_jump(v, 0, CLOBBER);
-	default:	/* c.beqz, c.bnez */
+	default:	/* c.beqz, c.bnez: offset[8|4:3] at 12:10, [7:6|2:1|5] at 6:2 */
+		cr_scan_branch(v, cr_scan_sext(((i >> 12) & 1) << 8 | ((i >> 10) & 3) << 3 |
+						   ((i >> 5) & 3) << 6 | ((i >> 3) & 3) << 1 |
+						   ((i >> 2) & 1) << 5,
+					       9));
 		return 0;
 	}
 }
@@ -178,6 +197,7 @@ int cr_riscv64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 	/* psABI: the call leaves the return address in ra and sp unchanged: CFA = sp. */
 	cr_scanner_start(&v, SP, FP, RA, 1);
 	for (off = 0; off < pc_off; off += n) {
+		cr_scan_at(&v, off);
 		i = (uint32_t)code[off] | (uint32_t)code[off + 1] << 8;
 		n = (i & 3) == 3 ? 4 : 2;
 		if (off + n > pc_off || ((i & 3) == 3 && (i & 0x1c) == 0x1c))
@@ -193,6 +213,7 @@ int cr_riscv64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 		if (ret < 0)
 			return ret;
 	}
+	cr_scan_at(&v, pc_off);	/* the pc may be a branch target */
 	return cr_scan_emit(&v.s, SP, FP, RA, row);
 }
 
