@@ -5,6 +5,35 @@
 #include "module.h"
 #include "unwind.h"
 
+/* The source of mod's tables, as the loader maps them. */
+static void ehsrc_of(const struct cr_module *mod, struct cr_ehsrc *src)
+{
+	src->eh_hdr = mod->eh_hdr;
+	src->eh_hdr_len = mod->eh_hdr_len;
+	src->eh_frame = 0;
+	src->eh_frame_end = mod->hi;
+	src->bases.text = 0;
+	src->bases.data = mod->eh_hdr;
+	src->bases.func = 0;
+}
+
+int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi)
+{
+	const struct cr_module *mod;
+	struct cr_ehsrc src;
+	struct cr_fde fde;
+	int ret;
+
+	if (cr_walk_module(w, pc, &mod) < 0 || !mod->eh_hdr)
+		return -CR_ENOINFO;
+	ehsrc_of(mod, &src);
+	if ((ret = cr_eh_find(w->mem, &src, pc, &fde)) < 0)
+		return ret;
+	*lo = fde.pc_lo;
+	*hi = fde.pc_hi;
+	return 0;
+}
+
 int cr_cfi_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
 {
 	/* A caller's pc is a return address: the call may be the last instruction
@@ -21,13 +50,7 @@ int cr_cfi_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out
 	w->si.err_addr = pc;
 	if (cr_walk_module(w, pc, &mod) < 0 || !mod->eh_hdr)
 		return -CR_ENOINFO;
-	src.eh_hdr = mod->eh_hdr;
-	src.eh_hdr_len = mod->eh_hdr_len;
-	src.eh_frame = 0;
-	src.eh_frame_end = mod->hi;
-	src.bases.text = 0;
-	src.bases.data = mod->eh_hdr;
-	src.bases.func = 0;
+	ehsrc_of(mod, &src);
 	key = mod->lo ^ (mod->eh_hdr << 1);
 	if (w->cache && cr_cache_get(pc, key, &crow) == 0) {
 		w->si.err_addr = 0;

@@ -48,6 +48,13 @@ struct cr_row;
 typedef int cr_scan_fn(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 		       struct cr_row *row);
 
+/*
+ * Does code[0..len) end with a call instruction?  code[0] is the start of
+ * the function, len the offset of a return address in it.  1 or 0.  Reads
+ * only code[] (arch/<arch>/scan.c, pure).
+ */
+typedef int cr_call_fn(const uint8_t *code, size_t len);
+
 /* One const instance per arch, in arch/<arch>/desc.c.  Pure data: built on every host. */
 struct cr_arch {
 	const char *name;		/* "x86_64" */
@@ -60,6 +67,7 @@ struct cr_arch {
 	const uint8_t *dump_order;	/* report order, 0xff-terminated */
 	const struct cr_row *fp_row;	/* frame-record layout for the fp engine */
 	cr_scan_fn *scan;		/* prologue decoder, NULL if none */
+	cr_call_fn *call_before;	/* confirms a scanned caller, NULL if none */
 	uint64_t (*strip_ra)(uint64_t ra);	/* aarch64: drop PAC bits; others: NULL */
 };
 

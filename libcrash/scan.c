@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Engine scan: decode the prologue from the function start to pc. */
+#include <elf.h>
+#include <string.h>
+
+#include "cfi/cfi.h"
 #include "module.h"
 #include "sym.h"
 #include "unwind.h"
@@ -7,6 +11,11 @@
 #define SCAN_MAX 4096	/* bytes of a function we read; longer distances are not scanned */
 
 /*
+ * Where the function around pc starts: a sized symbol that contains pc; else
+ * the range of the FDE that covers pc (stripped libraries keep .eh_frame for
+ * their static functions: the scan uses its range, not its rows); else the
+ * nearest unsized symbol (hand-written assembly).  No symbol and no FDE, or a
+ * pc past its sized symbol's end (a PLT stub after _init): -CR_ENOSTART.
  * Apart from the decoding so that the symbolizer's buffers and a code buffer
  * are never on the stack at once (noinline).
  */
@@ -15,15 +24,48 @@ __attribute__((noinline)) int cr_scan_function(struct cr_walk *w, uint64_t pc, u
 {
 	const struct cr_module *mod;
 	struct cr_sym sym;
+	uint64_t lo, hi;
+	int have;
 
-	if (cr_walk_module(w, pc, &mod) < 0 || cr_sym_find(w->mem, mod, pc, &sym) < 0)
+	if (cr_walk_module(w, pc, &mod) < 0)
 		return -CR_ENOSTART;
-	/* A pc past its symbol's end (a PLT stub after _init) has no known start. */
-	if (sym.size && pc - sym.start >= sym.size)
+	have = cr_sym_find(w->mem, mod, pc, &sym) == 0;
+	if (have && sym.size) {
+		if (pc - sym.start >= sym.size)
+			return -CR_ENOSTART;
+		*start = sym.start;
+		*size = sym.size;
+		return 0;
+	}
+	if (cr_cfi_range(w, pc, &lo, &hi) == 0 && lo <= pc && pc < hi) {
+		*start = lo;
+		*size = hi - lo;
+		return 0;
+	}
+	if (!have)
 		return -CR_ENOSTART;
 	*start = sym.start;
-	*size = sym.size;
+	*size = 0;
 	return 0;
+}
+
+/*
+ * Is start the entry point (e_entry) of its module?  The kernel (or the
+ * dynamic loader) jumps there with no return address: the outermost frame on
+ * every arch (psABIs, "Process Initialization").  Shared libraries have
+ * e_entry 0.  The ELF header must be the one whose program headers the module
+ * table holds.
+ */
+__attribute__((noinline)) static int is_entry(struct cr_walk *w, uint64_t start)
+{
+	const struct cr_module *mod;
+	Elf64_Ehdr eh;
+
+	if (cr_walk_module(w, start, &mod) < 0 || cr_read(w->mem, mod->lo, &eh, sizeof(eh)) < 0)
+		return 0;
+	return memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+	       mod->lo + eh.e_phoff == mod->phdr && eh.e_entry &&
+	       eh.e_entry + mod->bias == start;
 }
 
 __attribute__((noinline)) static int decode(struct cr_walk *w, uint64_t start, uint64_t size,
@@ -46,6 +88,28 @@ __attribute__((noinline)) static int decode(struct cr_walk *w, uint64_t start, u
 	return a->scan(code, len, off, w->exact, row);
 }
 
+/* The function from start to the return address pc, for arch->call_before. */
+__attribute__((noinline)) static int call_before(struct cr_walk *w, uint64_t start, uint64_t pc)
+{
+	uint8_t code[SCAN_MAX];
+	size_t len = (size_t)(pc - start);
+
+	if (len > SCAN_MAX || cr_read(w->mem, start, code, len) < 0)
+		return 0;
+	return w->arch->call_before(code, len);
+}
+
+int cr_scan_confirm(struct cr_walk *w, const struct cr_regs *out)
+{
+	uint64_t pc = out->pc, start, size;
+
+	/* pc - 1: the call may be its function's last instruction (DWARF5 6.4.4). */
+	if (!w->arch->call_before || pc == 0 ||
+	    cr_scan_function(w, pc - 1, &start, &size) < 0 || !size || pc - start > size)
+		return 0;
+	return call_before(w, start, pc);
+}
+
 int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
 {
 	const struct cr_arch *a = w->arch;
@@ -56,8 +120,13 @@ int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 	w->si.err_addr = pc;
 	if (!a->scan)
 		return -CR_ENOSYS;
-	if ((ret = cr_scan_function(w, pc, &start, &size)) < 0 ||
-	    (ret = decode(w, start, size, in, &row)) < 0)
+	if ((ret = cr_scan_function(w, pc, &start, &size)) < 0)
+		return ret;
+	if (is_entry(w, start)) {
+		w->si.err_addr = 0;
+		return CR_END;
+	}
+	if ((ret = decode(w, start, size, in, &row)) < 0)
 		return ret;
 	/* Only the innermost frame can still have its return address in a register. */
 	if (!w->exact && a->ra_in_reg && row.reg[row.ra].kind == CR_SAME)

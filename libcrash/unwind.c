@@ -274,6 +274,7 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t
 
 	*cur = *start;
 	t->n = 0;
+	t->unconfirmed = 0;
 	stop(t, CR_STOP_MAXFRAMES, 0);
 	if (t->max == 0)
 		return 0;
@@ -313,8 +314,13 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t
 		flags = 0;
 		if (eng == CR_ENG_SIG || w->si.next_exact)
 			flags |= CR_FRAME_SIGNAL | CR_FRAME_EXACT;
-		if (eng == CR_ENG_SCAN)
+		if (eng == CR_ENG_SCAN) {
 			flags |= CR_FRAME_GUESS;
+			if (cr_scan_confirm(w, next))
+				flags |= CR_FRAME_CONFIRMED;
+			else
+				t->unconfirmed++;
+		}
 		w->exact = (flags & CR_FRAME_EXACT) != 0;
 		emit(t, next, w->arch, (uint8_t)eng, flags);
 		tmp = cur;	/* double buffer: no copy of the registers */

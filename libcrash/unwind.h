@@ -70,10 +70,19 @@ cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
 int cr_cfi_step_cached(struct cr_walk *w, struct cr_regs *r);
 
 /*
- * The start and size of the function that contains pc, from the symbols
- * (scan.c).  0, or -CR_ENOSTART (no symbol, or pc past its end: a PLT stub).
+ * The start and size of the function that contains pc (scan.c): a sized
+ * symbol, else the FDE's range, else an unsized symbol (size 0).  0, or
+ * -CR_ENOSTART (none, or pc past its symbol's end: a PLT stub).
  */
 int cr_scan_function(struct cr_walk *w, uint64_t pc, uint64_t *start, uint64_t *size);
+
+/*
+ * Is out, the caller a scan step found from in, confirmed (docs/scan.md)?
+ * Its return address lies in a function of known extent and the instruction
+ * before it is a call (arch->call_before); the sp checks are cr_unwind's.
+ * 1 or 0.  Reads through w->mem; AS-safe.
+ */
+int cr_scan_confirm(struct cr_walk *w, const struct cr_regs *out);
 
 /*
  * A trace-only walk (pc, sp, fp) from start with cached rows only, reading
@@ -93,6 +102,7 @@ int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_
 #define CR_FRAME_GUESS 2	/* heuristic step (scan, or fp over code that has CFI) */
 #define CR_FRAME_EXACT 4	/* pc is exact (frame #00, signal frames, trampolines) */
 #define CR_FRAME_NOEXEC 8	/* frame #00's pc is in no executable mapping */
+#define CR_FRAME_CONFIRMED 16	/* a [scan] frame whose return address follows a call */
 
 struct cr_frame {
 	uint64_t pc, sp;	/* pc: exact for frame 0 and signal frames, else the return address */
@@ -118,6 +128,8 @@ struct cr_trace {
 	unsigned n, max;
 	uint8_t stop;		/* enum cr_stop */
 	uint64_t stop_addr;
+	unsigned unconfirmed;	/* [scan] frames without CR_FRAME_CONFIRMED: a complete
+				   trace is reliable only if 0 */
 };
 
 /* "fp", "cfi", ... for the report; "?" if unknown. */

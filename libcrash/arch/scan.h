@@ -16,6 +16,8 @@
 #include "row.h"
 
 cr_scan_fn cr_x86_64_scan, cr_aarch64_scan, cr_riscv64_scan, cr_loongarch64_scan;
+cr_call_fn cr_x86_64_call_before, cr_aarch64_call_before, cr_riscv64_call_before,
+	cr_loongarch64_call_before;
 
 /* aarch64: the return address without its pointer-authentication code (desc.c). */
 uint64_t cr_aarch64_strip_ra(uint64_t ra);
@@ -90,20 +92,51 @@ static inline int cr_scan_emit(const struct cr_scan *s, unsigned sp, unsigned fp
 /*
  * The shared bookkeeping of the load/store ISAs (aarch64, riscv64, loongarch64),
  * whose decoders know each instruction's length and so walk the whole body.
+ * Registers 0-31 may hold constants the walk follows (li, lui/ori, movz/movk):
+ * large frames are allocated by sp -= register.
  */
+#define CR_SCAN_LABELS 8	/* pending forward branch targets */
+
+/* The state at a forward branch target, compact: saves of registers 0-31 only. */
+struct cr_scan_label {
+	uint32_t at;		/* code offset + 1; 0: a free slot */
+	uint8_t sp_ok, fp_ok, epi, ra_lost;
+	int64_t sp_cfa, fp_cfa;
+	int32_t save[32];
+};
+
 struct cr_scanner {
 	struct cr_scan s;	/* the state at the current instruction */
 	struct cr_scan body;	/* while s.epi: the state before the epilogue began */
 	uint8_t sp, fp, ra;	/* DWARF numbers */
+	uint8_t zero;		/* 1: register 0 is hardwired zero (riscv64 x0, loongarch64 r0) */
+	uint8_t jumped;		/* the previous instruction does not fall through */
+	uint32_t off;		/* offset of the current instruction */
+	uint32_t known;		/* bit n: k[n] is the value of register n */
+	int64_t k[32];
+	struct cr_scan_label lab[CR_SCAN_LABELS];
 };
 
-static inline void cr_scanner_start(struct cr_scanner *c, unsigned sp, unsigned fp, unsigned ra)
+/* zero: register 0 reads as 0 and ignores writes (zero-register ISAs). */
+static inline void cr_scanner_start(struct cr_scanner *c, unsigned sp, unsigned fp, unsigned ra,
+				    int zero)
 {
 	cr_scan_start(&c->s, 0);	/* the call leaves the return address in ra: CFA = sp */
 	c->body = c->s;
 	c->sp = (uint8_t)sp;
 	c->fp = (uint8_t)fp;
 	c->ra = (uint8_t)ra;
+	c->zero = zero != 0;
+	c->jumped = 0;
+	c->off = 0;
+	c->known = c->zero;
+	c->k[0] = 0;
+	memset(c->lab, 0, sizeof(c->lab));
+}
+
+static inline int cr_scan_isk(const struct cr_scanner *c, unsigned r)
+{
+	return r < 32 && ((c->known >> r) & 1);
 }
 
 /* An instruction that undoes the frame: keep the state of the body the first time. */
@@ -122,8 +155,79 @@ static inline void cr_scan_epi(struct cr_scanner *c)
  */
 static inline void cr_scan_ret(struct cr_scanner *c)
 {
+	c->jumped = 1;
 	if (c->s.epi)
 		c->s = c->body;
+}
+
+/*
+ * A direct branch (conditional or not) from the current instruction to
+ * off + rel.  A forward target remembers the state here: when the walk reaches
+ * it after an instruction that does not fall through, that state is the one
+ * there (a shrink-wrapped early exit placed after the epilogue:
+ * `cbz x0, 1f; stp x29, x30, [sp, #-64]!; ... ret; 1: ret`).  The first
+ * branch to a target wins; with no free slot the body fallback stays.
+ */
+static inline void cr_scan_branch(struct cr_scanner *c, int64_t rel)
+{
+	struct cr_scan_label *l = NULL;
+	unsigned n;
+
+	if (rel <= 0 || rel >= (int64_t)(UINT32_MAX - c->off))
+		return;	/* backward: the walk has seen the target */
+	for (n = 0; n < CR_SCAN_LABELS; n++) {
+		if (c->lab[n].at == c->off + (uint64_t)rel + 1)
+			return;
+		if (!c->lab[n].at && !l)
+			l = &c->lab[n];
+	}
+	for (n = 32; n < CR_NREGS; n++)
+		if (c->s.save[n])
+			return;
+	for (n = 0; n < 32; n++)
+		if (c->s.save[n] != (int32_t)c->s.save[n])
+			return;
+	if (!l)
+		return;
+	l->at = (uint32_t)(c->off + (uint64_t)rel + 1);
+	l->sp_ok = c->s.sp_ok;
+	l->fp_ok = c->s.fp_ok;
+	l->epi = c->s.epi;
+	l->ra_lost = c->s.ra_lost;
+	l->sp_cfa = c->s.sp_cfa;
+	l->fp_cfa = c->s.fp_cfa;
+	for (n = 0; n < 32; n++)
+		l->save[n] = (int32_t)c->s.save[n];
+}
+
+/*
+ * The walk reaches the instruction at off: labels at or before it are
+ * passed (freed); after a jump, the state of a branch to here applies.
+ */
+static inline void cr_scan_at(struct cr_scanner *c, size_t off)
+{
+	struct cr_scan_label *l;
+	unsigned n;
+
+	c->off = (uint32_t)off;
+	for (n = 0; n < CR_SCAN_LABELS; n++) {
+		l = &c->lab[n];
+		if (!l->at || l->at > off + 1)
+			continue;
+		if (l->at == off + 1 && c->jumped) {
+			memset(c->s.save, 0, sizeof(c->s.save));
+			c->s.sp_ok = l->sp_ok;
+			c->s.fp_ok = l->fp_ok;
+			c->s.epi = l->epi;
+			c->s.ra_lost = l->ra_lost;
+			c->s.sp_cfa = l->sp_cfa;
+			c->s.fp_cfa = l->fp_cfa;
+			for (unsigned r = 0; r < 32; r++)
+				c->s.save[r] = l->save[r];
+		}
+		l->at = 0;
+	}
+	c->jumped = 0;
 }
 
 /* sp += delta.  A release (delta > 0) is part of an epilogue; an allocation ends one. */
@@ -181,9 +285,17 @@ static inline void cr_scan_store(struct cr_scanner *c, unsigned rt, unsigned bas
 		c->s.save[rt] = cr_scan_slot(c, base, off);
 }
 
-/* Register rd is written by something we do not follow (not a restore). */
+/*
+ * Register rd is written by something we do not follow (not a restore).
+ * sp unknown: an error unless the CFA is fp-based; fp dropped: an error
+ * unless sp locates the CFA; ra overwritten before it was saved: lost.
+ */
 static inline int cr_scan_write(struct cr_scanner *c, unsigned rd)
 {
+	if (rd == 0 && c->zero)
+		return 0;
+	if (rd < 32)
+		c->known &= ~(1u << rd);
 	if (rd == c->sp) {
 		c->s.sp_ok = 0;
 		return c->s.fp_ok ? 0 : -CR_EINVAL;
@@ -197,14 +309,30 @@ static inline int cr_scan_write(struct cr_scanner *c, unsigned rd)
 	return 0;
 }
 
+/* rd = the constant val (li, lui, movz, arithmetic on constants). */
+static inline int cr_scan_setk(struct cr_scanner *c, unsigned rd, int64_t val)
+{
+	int ret = cr_scan_write(c, rd);
+
+	if (rd < 32 && rd != c->sp && !(rd == 0 && c->zero)) {
+		c->k[rd] = val;
+		c->known |= 1u << rd;
+	}
+	return ret;
+}
+
 /* Load of register rt from base + off: a restore if that is where rt was saved. */
 static inline int cr_scan_load(struct cr_scanner *c, unsigned rt, unsigned base, int64_t off)
 {
 	int64_t slot = cr_scan_slot(c, base, off);
 
+	if (rt == 0 && c->zero)
+		return 0;
 	if (rt < CR_NREGS && slot && c->s.save[rt] == slot) {
 		cr_scan_epi(c);
 		c->s.save[rt] = 0;
+		if (rt < 32)
+			c->known &= ~(1u << rt);
 		if (rt == c->fp)
 			c->s.fp_ok = 0;	/* the caller's fp again */
 		if (rt == c->ra)
@@ -212,6 +340,70 @@ static inline int cr_scan_load(struct cr_scanner *c, unsigned rt, unsigned base,
 		return 0;
 	}
 	return cr_scan_write(c, rt);
+}
+
+/*
+ * rd = rs + imm (w: 32-bit, sign-extended): sp -= N, fp = sp + N, sp = fp + N,
+ * and arithmetic on constants; anything else writes rd.
+ */
+static inline int cr_scan_addi(struct cr_scanner *c, unsigned rd, unsigned rs, int64_t imm, int w)
+{
+	if (rd == c->sp && rs == c->sp && !w)
+		return cr_scan_sp_add(c, imm);
+	if (rd == c->fp && rs == c->sp && !w)
+		return cr_scan_fp_from_sp(c, imm);
+	if (rd == c->sp && rs == c->fp && !w)
+		return cr_scan_sp_from_fp(c, imm);
+	if (cr_scan_isk(c, rs))
+		return cr_scan_setk(c, rd, w ? (int64_t)(int32_t)(c->k[rs] + imm) : c->k[rs] + imm);
+	return cr_scan_write(c, rd);
+}
+
+/*
+ * rd = rs1 + rs2, or rs1 - rs2 (sub): sp moved by a register that holds a
+ * constant, and arithmetic on constants; anything else writes rd.
+ */
+static inline int cr_scan_addreg(struct cr_scanner *c, unsigned rd, unsigned rs1, unsigned rs2,
+				 int sub)
+{
+	if (rd == c->sp && rs2 == c->sp && !sub) {
+		rs2 = rs1;
+		rs1 = c->sp;
+	}
+	if (rd == c->sp && rs1 == c->sp && cr_scan_isk(c, rs2))
+		return cr_scan_sp_add(c, sub ? -c->k[rs2] : c->k[rs2]);
+	if (cr_scan_isk(c, rs1) && cr_scan_isk(c, rs2))
+		return cr_scan_setk(c, rd, sub ? c->k[rs1] - c->k[rs2] : c->k[rs1] + c->k[rs2]);
+	return cr_scan_write(c, rd);
+}
+
+/*
+ * A call that links into rd.  It ends an epilogue, writes rd and changes the
+ * registers in clobber (bit n: register n): those that return values and
+ * those that linker stubs (PLT entries, veneers) may use.  Constants in the
+ * other caller-saved registers are kept: compiled code reads one after a call
+ * only if the call preserved it (the psABI's callee-saved set, or GCC's
+ * -fipa-ra knowledge of the callee: aarch64 big frames do
+ * `mov x12, #N; bl f; add sp, sp, x12`).
+ */
+static inline int cr_scan_call(struct cr_scanner *c, unsigned rd, uint32_t clobber)
+{
+	c->s.epi = 0;
+	c->known &= ~clobber;
+	return cr_scan_write(c, rd);
+}
+
+/*
+ * A jump that links into rd (zero-register ISAs): rd 0 is a plain jump (ret,
+ * a tail call, a branch in the body); any other rd is a call (see above).
+ */
+static inline int cr_scan_jump(struct cr_scanner *c, unsigned rd, uint32_t clobber)
+{
+	if (rd == 0) {
+		cr_scan_ret(c);
+		return 0;
+	}
+	return cr_scan_call(c, rd, clobber);
 }
 
 #endif

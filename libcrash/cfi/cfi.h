@@ -78,4 +78,12 @@ int cr_eh_parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t
 int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
 	       uint64_t pc, struct cr_row *row);
 
+/*
+ * [*lo, *hi): the range of the FDE that covers pc in the module of pc (the scan
+ * engine's function start where no symbol gives one).  0, -CR_ENOINFO (no
+ * module, no tables, no FDE), -CR_EINVAL, -CR_EFAULT.  AS-safe.
+ */
+struct cr_walk;
+int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi);
+
 #endif

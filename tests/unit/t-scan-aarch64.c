@@ -157,6 +157,120 @@ static void test_f3(void)
 	ROW("simd: ldp d8,d9 post-index", simd, 0x1c, 1, SP, 32, SAVES(X19, -32));
 }
 
+/* GCC -O0, a 16 KiB frame: the size in a register (mov x12 is movz), sub sp,sp,x12. */
+static const uint32_t big[] = {
+	0xd288080c,	/* 00 mov x12, #0x4040 */
+	0xcb2c63ff,	/* 04 sub sp, sp, x12 */
+	0xa9007bfd,	/* 08 stp x29, x30, [sp] */
+	0x910003fd,	/* 0c mov x29, sp */
+	0xf9000bf3,	/* 10 str x19, [sp, #16] */
+	0x94000000,	/* 14 bl . */
+	0xf9400bf3,	/* 18 ldr x19, [sp, #16] */
+	0xa9407bfd,	/* 1c ldp x29, x30, [sp] */
+	0xd288080c,	/* 20 mov x12, #0x4040 */
+	0x8b2c63ff,	/* 24 add sp, sp, x12 */
+	0xd65f03c0,	/* 28 ret */
+};
+/* GCC -O2 with -fipa-ra: x12 is set before the call and used after it. */
+static const uint32_t big2[] = {
+	0xd288020c,	/* 00 mov x12, #0x4010 */
+	0xcb2c63ff,	/* 04 sub sp, sp, x12 */
+	0xf90003fe,	/* 08 str x30, [sp] */
+	0xd2800c80,	/* 0c mov x0, #100 */
+	0x94000000,	/* 10 bl . */
+	0xf94003fe,	/* 14 ldr x30, [sp] */
+	0x8b2c63ff,	/* 18 add sp, sp, x12 */
+	0x8b250000,	/* 1c add x0, x0, w5, uxtb */
+	0xd65f03c0,	/* 20 ret */
+};
+/* Constants by movz/movk, mov (orr), movn and the 32-bit movz. */
+static const uint32_t consts[] = {
+	0xd2a00029,	/* 00 mov x9, #0x10000 */
+	0xf2800409,	/* 04 movk x9, #0x20 */
+	0xcb2963ff,	/* 08 sub sp, sp, x9 */
+	0xaa0903ea,	/* 0c mov x10, x9 */
+	0x8b2a63ff,	/* 10 add sp, sp, x10 */
+	0x928001eb,	/* 14 mov x11, #-16 (movn) */
+	0x8b2b63ff,	/* 18 add sp, sp, x11 */
+	0x52a0002c,	/* 1c mov w12, #0x10000 */
+	0xcb2c63ff,	/* 20 sub sp, sp, x12 */
+	0xd503201f,	/* 24 nop */
+};
+
+static void test_big(void)
+{
+	const int64_t *rec = SAVES(FP, -0x4040, LR, -0x4038);
+
+	ROW("big pc 04 mov x12,#0x4040", big, 0x04, 1, SP, 0, NOSAVES);
+	ROW("big pc 08 sub sp,sp,x12", big, 0x08, 1, SP, 0x4040, NOSAVES);
+	ROW("big pc 0c stp x29,x30,[sp]", big, 0x0c, 1, SP, 0x4040, rec);
+	ROW("big pc 10 mov x29,sp", big, 0x10, 1, FP, 0x4040, rec);
+	ROW("big pc 18 return address", big, 0x18, 0, FP, 0x4040,
+	    SAVES(FP, -0x4040, LR, -0x4038, X19, -0x4030));
+	ROW("big pc 1c ldr x19 restores", big, 0x1c, 1, FP, 0x4040, rec);
+	ROW("big pc 20 ldp x29,x30", big, 0x20, 1, SP, 0x4040, NOSAVES);
+	ROW("big pc 24 mov x12 again", big, 0x24, 1, SP, 0x4040, NOSAVES);
+	ROW("big pc 28 add sp,sp,x12: at ret", big, 0x28, 1, SP, 0, NOSAVES);
+	ROW("big2 pc 08 sub sp,sp,x12", big2, 0x08, 1, SP, 0x4010, NOSAVES);
+	ROW("big2 pc 14 return address", big2, 0x14, 0, SP, 0x4010, SAVES(LR, -0x4010));
+	ROW("big2 pc 18 ldr x30 restores", big2, 0x18, 1, SP, 0x4010, NOSAVES);
+	ROW("big2 pc 1c add sp,sp,x12 (x12 kept over the call)", big2, 0x1c, 1, SP, 0, NOSAVES);
+	ROW("big2 pc 20 at ret", big2, 0x20, 1, SP, 0, NOSAVES);
+	ROW("consts pc 0c movz+movk", consts, 0x0c, 1, SP, 0x10020, NOSAVES);
+	ROW("consts pc 14 mov x10,x9", consts, 0x14, 1, SP, 0, NOSAVES);
+	ROW("consts pc 1c movn", consts, 0x1c, 1, SP, 16, NOSAVES);
+	ROW("consts pc 24 mov w12 (32-bit movz)", consts, 0x24, 1, SP, 0x10010, NOSAVES);
+}
+
+/* glibc's free: a shrink-wrapped early exit placed after the epilogue and the body. */
+static const uint32_t early[] = {
+	0xb4000100,	/* 00 cbz x0, 20 */
+	0xa9bc7bfd,	/* 04 stp x29, x30, [sp, #-64]! */
+	0x910003fd,	/* 08 mov x29, sp */
+	0x94000000,	/* 0c bl . */
+	0xa8c47bfd,	/* 10 ldp x29, x30, [sp], #64 */
+	0xd65f03c0,	/* 14 ret */
+	0x94000000,	/* 18 bl . (reached from the body) */
+	0x17ffffff,	/* 1c b 18 */
+	0xd65f03c0,	/* 20 ret: the state of the cbz, frameless */
+	0x36000040,	/* 24 tbz w0, #0, 2c */
+	0xd503201f,	/* 28 nop */
+	0xd65f03c0,	/* 2c ret */
+};
+
+static void test_early(void)
+{
+	const int64_t *rec = SAVES(FP, -64, LR, -56);
+
+	ROW("early pc 10 return address", early, 0x10, 0, FP, 64, rec);
+	ROW("early pc 18 after ret: body state", early, 0x18, 1, FP, 64, rec);
+	ROW("early pc 1c return address", early, 0x1c, 0, FP, 64, rec);
+	ROW("early pc 20 target of the cbz: frameless", early, 0x20, 1, SP, 0, NOSAVES);
+	ROW("early pc 28 fall-through of tbz", early, 0x28, 1, SP, 0, NOSAVES);
+	ROW("early pc 2c target of tbz reached by falling through", early, 0x2c, 1, SP, 0,
+	    NOSAVES);
+}
+
+static const uint32_t bad_res[] = {
+	0xa9bf7bfd,	/* stp x29, x30, [sp, #-16]! */
+	0xd2800200,	/* mov x0, #16 */
+	0x94000000,	/* bl .: x0 is the callee's result */
+	0xcb2063ff,	/* sub sp, sp, x0 */
+	0xd65f03c0,
+};
+static const uint32_t bad_movk[] = {
+	0xf9400009,	/* ldr x9, [x0] */
+	0xf2800409,	/* movk x9, #32: the rest of x9 is unknown */
+	0xcb2963ff,	/* sub sp, sp, x9 */
+	0xd65f03c0,
+};
+static const uint32_t bad_addreg[] = {
+	0xd2800209,	/* mov x9, #16 */
+	0x8b000129,	/* add x9, x9, x0 */
+	0xcb2963ff,	/* sub sp, sp, x9 */
+	0xd65f03c0,
+};
+
 static const uint32_t bad_sub[] = { 0xcb2063ff, 0xd65f03c0 };	/* sub sp, sp, x0 */
 static const uint32_t bad_and[] = { 0x927cec1f, 0xd65f03c0 };	/* and sp, x0, #~15 */
 static const uint32_t bad_st1[] = { 0x4c9f73e0, 0xd65f03c0 };	/* st1 {v0.16b}, [sp], #16 */
@@ -190,6 +304,34 @@ static void test_fail(void)
 	FAIL("sp above the CFA", bad_pop, 4);
 	FAIL("mov x29,x0 while sp is unknown", bad_fp, 16);
 	FAIL("ldr x29,[x0] while sp is unknown", bad_ldfp, 16);
+	FAIL("sub sp,sp,x0 after bl: x0 is the result", bad_res, 16);
+	FAIL("movk on an unknown register", bad_movk, 12);
+	FAIL("add of an unknown register", bad_addreg, 12);
+	FAIL("big: pc past the end", big, 0x30);
+	FAIL("big2: pc inside an instruction", big2, 0x1a);
+}
+
+#define CALL(name, w, want) \
+	tap_is_i64(cr_aarch64_call_before(code(w, CR_ARRAY_SIZE(w)), 4 * CR_ARRAY_SIZE(w)), want, \
+		   name)
+
+static void test_call_before(void)
+{
+	static const uint32_t bl[] = { 0xd503201f, 0x94000010 };	/* nop; bl */
+	static const uint32_t blr[] = { 0xd63f0100 };			/* blr x8 */
+	static const uint32_t blraaz[] = { 0xd63f091f };		/* blraaz x8 */
+	static const uint32_t blraa[] = { 0xd73f0909 };			/* blraa x8, x9 */
+	static const uint32_t br[] = { 0xd61f0100 };			/* br x8 */
+	static const uint32_t after[] = { 0x94000010, 0xd503201f };	/* bl; nop */
+
+	CALL("call_before: bl", bl, 1);
+	CALL("call_before: blr x8", blr, 1);
+	CALL("call_before: blraaz x8", blraaz, 1);
+	CALL("call_before: blraa x8, x9", blraa, 1);
+	CALL("call_before: br x8 is no call", br, 0);
+	CALL("call_before: bl not last", after, 0);
+	tap_is_i64(cr_aarch64_call_before(code(bl, 2), 6), 0, "call_before: pc not aligned");
+	tap_is_i64(cr_aarch64_call_before(code(bl, 2), 2), 0, "call_before: truncated");
 }
 
 static void test_apply(void)
@@ -263,7 +405,10 @@ int main(void)
 	test_f1();
 	test_f2();
 	test_f3();
+	test_big();
+	test_early();
 	test_fail();
+	test_call_before();
 	test_apply();
 	test_desc();
 	return tap_done();

@@ -160,6 +160,69 @@ static void test_other(void)
 	ROW("addi.w constant, add.d $sp", ok_neg, 0x08, 1, SP, 2048, NOSAVES);
 }
 
+/* Constants over a call: $a0 is the callee's result, $t4 (r16, not used by PLT entries) kept. */
+static const uint32_t calls[] = {
+	0x02ffc063,	/* 00 addi.d $sp, $sp, -16 */
+	0x29c02061,	/* 04 st.d $ra, $sp, 8 */
+	0x03804004,	/* 08 ori $a0, $zero, 16 */
+	0x03810010,	/* 0c ori $t4, $zero, 64 */
+	0x54000000,	/* 10 bl 0 */
+	0x0011c063,	/* 14 sub.d $sp, $sp, $t4 */
+	0x00119063,	/* 18 sub.d $sp, $sp, $a0: $a0 unknown */
+	0x4c000020,	/* 1c ret */
+};
+
+static void test_calls(void)
+{
+	ROW("calls pc 14 return address", calls, 0x14, 0, SP, 16, SAVES(RA, -8));
+	ROW("calls pc 18 sub.d $sp,$sp,$t4 ($t4 kept)", calls, 0x18, 1, SP, 80, SAVES(RA, -8));
+	FAIL("calls pc 1c sub.d $sp,$sp,$a0 after the call", calls, 0x1c);
+}
+
+/* A shrink-wrapped early exit after the epilogue: beqz and b targets. */
+static const uint32_t early[] = {
+	0x40002480,	/* 00 beqz $a0, 24 */
+	0x02ffc063,	/* 04 addi.d $sp, $sp, -16 */
+	0x29c02061,	/* 08 st.d $ra, $sp, 8 */
+	0x54001000,	/* 0c bl 1c */
+	0x28c02061,	/* 10 ld.d $ra, $sp, 8 */
+	0x02c04063,	/* 14 addi.d $sp, $sp, 16 */
+	0x4c000020,	/* 18 ret */
+	0x54000000,	/* 1c bl 1c (reached from the body) */
+	0x53ffffff,	/* 20 b 1c */
+	0x4c000020,	/* 24 ret: the state of the beqz, frameless */
+	0x58000880,	/* 28 beq $a0, $zero, 30 */
+	0x50000400,	/* 2c b 30 */
+	0x4c000020,	/* 30 ret */
+};
+
+static void test_early(void)
+{
+	ROW("early pc 10 return address", early, 0x10, 0, SP, 16, SAVES(RA, -8));
+	ROW("early pc 1c after ret: body state", early, 0x1c, 1, SP, 16, SAVES(RA, -8));
+	ROW("early pc 24 target of the beqz: frameless", early, 0x24, 1, SP, 0, NOSAVES);
+	ROW("early pc 30 target of beq and b", early, 0x30, 1, SP, 0, NOSAVES);
+}
+
+#define CALL(name, w, want) \
+	tap_is_i64(cr_loongarch64_call_before(code(w, CR_ARRAY_SIZE(w)), 4 * CR_ARRAY_SIZE(w)), \
+		   want, name)
+
+static void test_call_before(void)
+{
+	static const uint32_t bl[] = { 0x03400000, 0x54000000 };	/* nop; bl 0 */
+	static const uint32_t jirl[] = { 0x4c000181 };			/* jirl $ra, $t0, 0 */
+	static const uint32_t ret[] = { 0x4c000020 };			/* jirl $zero, $ra, 0 */
+	static const uint32_t b[] = { 0x50000000 };			/* b 0 */
+
+	CALL("call_before: bl", bl, 1);
+	CALL("call_before: jirl $ra", jirl, 1);
+	CALL("call_before: ret is no call", ret, 0);
+	CALL("call_before: b is no call", b, 0);
+	tap_is_i64(cr_loongarch64_call_before(code(bl, 2), 6), 0, "call_before: pc not aligned");
+	tap_is_i64(cr_loongarch64_call_before(code(bl, 2), 3), 0, "call_before: truncated");
+}
+
 static void test_apply(void)
 {
 	uint64_t stack[32] = { 0 };
@@ -224,6 +287,9 @@ int main(void)
 	test_f2();
 	test_f3();
 	test_other();
+	test_calls();
+	test_early();
+	test_call_before();
 	test_apply();
 	test_desc();
 	return tap_done();

@@ -170,6 +170,88 @@ static void test_alloca(void)
 	ROW("alloca: ld s0 (sp known again)", alloca_fn, 0x1a, 1, SP, 16, SAVES(S1, -24));
 }
 
+/*
+ * Constants over a call: a0 is the callee's result, t4 (caller-saved, but
+ * not used by PLT entries) is kept, s2 is callee-saved.
+ */
+static const uint8_t calls[] = {
+	0x41, 0x11,		/* 00 addi sp, sp, -16 */
+	0x06, 0xe4,		/* 02 sd ra, 8(sp) */
+	0x41, 0x45,		/* 04 li a0, 16 */
+	0x13, 0x09, 0x00, 0x02,	/* 06 li s2, 32 */
+	0x93, 0x0e, 0x00, 0x04,	/* 0a li t4, 64 */
+	0xef, 0x00, 0x00, 0x00,	/* 0e jal ra, . */
+	0x33, 0x01, 0xd1, 0x41,	/* 12 sub sp, sp, t4 */
+	0x33, 0x01, 0x21, 0x41,	/* 16 sub sp, sp, s2 */
+	0x33, 0x01, 0xa1, 0x40,	/* 1a sub sp, sp, a0: a0 unknown */
+	0x82, 0x80,		/* 1e ret */
+};
+
+static void test_calls(void)
+{
+	ROW("calls pc 12 return address", calls, 0x12, 0, SP, 16, SAVES(RA, -8));
+	ROW("calls pc 16 sub sp,sp,t4 (t4 kept)", calls, 0x16, 1, SP, 80, SAVES(RA, -8));
+	ROW("calls pc 1a sub sp,sp,s2", calls, 0x1a, 1, SP, 112, SAVES(RA, -8));
+	FAIL("calls pc 1e sub sp,sp,a0 after the call", calls, 0x1e);
+}
+
+/* A shrink-wrapped early exit after the epilogue: c.beqz and c.j targets. */
+static const uint8_t early[] = {
+	0x19, 0xcd,		/* 00 c.beqz a0, 1e */
+	0x41, 0x11,		/* 02 c.addi sp, -16 */
+	0x06, 0xe4,		/* 04 c.sdsp ra, 8(sp) */
+	0x97, 0x00, 0x00, 0x00,	/* 06 auipc ra, 0 */
+	0xe7, 0x80, 0xe0, 0x00,	/* 0a jalr ra, 14(ra) */
+	0xa2, 0x60,		/* 0e c.ldsp ra, 8(sp) */
+	0x41, 0x01,		/* 10 c.addi sp, 16 */
+	0x82, 0x80,		/* 12 ret */
+	0x97, 0x00, 0x00, 0x00,	/* 14 auipc ra, 0 (reached from the body) */
+	0xe7, 0x80, 0x00, 0x00,	/* 18 jalr ra, 0(ra) */
+	0xe5, 0xbf,		/* 1c c.j 14 */
+	0x82, 0x80,		/* 1e ret: the state of the c.beqz, frameless */
+	0x63, 0x04, 0x05, 0x00,	/* 20 beqz a0, 28 */
+	0x01, 0x00,		/* 24 c.nop */
+	0x6f, 0x00, 0x40, 0x00,	/* 26 j 2a */
+	0x82, 0x80,		/* 2a ret */
+};
+
+static void test_early(void)
+{
+	ROW("early pc 0e return address", early, 0x0e, 0, SP, 16, SAVES(RA, -8));
+	ROW("early pc 14 after ret: body state", early, 0x14, 1, SP, 16, SAVES(RA, -8));
+	ROW("early pc 1c return address", early, 0x1c, 0, SP, 16, SAVES(RA, -8));
+	ROW("early pc 1e target of the c.beqz: frameless", early, 0x1e, 1, SP, 0, NOSAVES);
+	ROW("early pc 2a target of j", early, 0x2a, 1, SP, 0, NOSAVES);
+}
+
+static void test_call_before(void)
+{
+	static const uint8_t jal[] = { 0x01, 0x00, 0xef, 0x00, 0x00, 0x00 };	/* c.nop; jal ra */
+	static const uint8_t jalr[] = { 0xe7, 0x80, 0x07, 0x00 };	/* jalr ra, 0(a5) */
+	static const uint8_t cjalr[] = { 0x13, 0x00, 0x00, 0x00, 0x82, 0x97 };	/* nop; c.jalr a5 */
+	static const uint8_t cjr[] = { 0x82, 0x87 };			/* c.jr a5 */
+	static const uint8_t jalr_t0[] = { 0xe7, 0x82, 0x07, 0x00 };	/* jalr t0, 0(a5) */
+	static const uint8_t j[] = { 0x6f, 0x00, 0x00, 0x00 };		/* jal x0 */
+	/* lui a0, 0x97820: its upper half 0x9782 reads as c.jalr a5 */
+	static const uint8_t half[] = { 0x37, 0x05, 0x82, 0x97 };
+	/* and after a compressed instruction, the same bytes are c.jalr */
+	static const uint8_t half2[] = { 0x01, 0x00, 0x01, 0x00, 0x82, 0x97 };
+
+	tap_is_i64(cr_riscv64_call_before(jal, sizeof(jal)), 1, "call_before: jal ra");
+	tap_is_i64(cr_riscv64_call_before(jalr, sizeof(jalr)), 1, "call_before: jalr ra");
+	tap_is_i64(cr_riscv64_call_before(cjalr, sizeof(cjalr)), 1, "call_before: c.jalr a5");
+	tap_is_i64(cr_riscv64_call_before(cjr, sizeof(cjr)), 0, "call_before: c.jr is no call");
+	tap_is_i64(cr_riscv64_call_before(jalr_t0, sizeof(jalr_t0)), 0,
+		   "call_before: jalr t0 (millicode) is no call through ra");
+	tap_is_i64(cr_riscv64_call_before(j, sizeof(j)), 0, "call_before: j is no call");
+	tap_is_i64(cr_riscv64_call_before(half, sizeof(half)), 0,
+		   "call_before: upper half of lui is not c.jalr");
+	tap_is_i64(cr_riscv64_call_before(half2, sizeof(half2)), 1,
+		   "call_before: the same bytes at a boundary are c.jalr");
+	tap_is_i64(cr_riscv64_call_before(jal, 4), 0, "call_before: pc inside an instruction");
+	tap_is_i64(cr_riscv64_call_before(jal, 5), 0, "call_before: odd pc");
+}
+
 static const uint8_t bad_mv[] = { 0x13, 0x01, 0x05, 0x00, 0x82, 0x80 };	/* mv sp, a0 */
 static const uint8_t bad_csr[] = { 0x73, 0x21, 0x10, 0x00, 0x82, 0x80 };	/* frflags sp */
 static const uint8_t bad_vset[] = { 0x57, 0x71, 0x05, 0x0c, 0x82, 0x80 };	/* vsetvli sp */
@@ -266,6 +348,9 @@ int main(void)
 	test_f3();
 	test_halves();
 	test_alloca();
+	test_calls();
+	test_early();
+	test_call_before();
 	test_fail();
 	test_apply();
 	test_desc();

@@ -710,6 +710,33 @@ static void test_apply(void)
 	tap_is_u64(out.r[R12], base + 0xc0, "f2 apply: caller r12 from CFA-16");
 }
 
+static void test_call_before(void)
+{
+	static const struct {
+		const char *name;
+		uint8_t b[8];
+		size_t len;
+		int want;
+	} t[] = {
+		{ "call rel32", { 0x90, 0xe8, 0x10, 0x00, 0x00, 0x00 }, 6, 1 },
+		{ "call *%rax", { 0x90, 0xff, 0xd0 }, 3, 1 },
+		{ "call *16(%rip)", { 0xff, 0x15, 0x10, 0x00, 0x00, 0x00 }, 6, 1 },
+		{ "notrack call *%rax", { 0x3e, 0xff, 0xd0 }, 3, 1 },
+		{ "call *8(%rbx,%rcx,8)", { 0xff, 0x54, 0xcb, 0x08 }, 4, 1 },
+		{ "call *%r11", { 0x41, 0xff, 0xd3 }, 3, 1 },
+		{ "jmp *%rax is no call", { 0xff, 0xe0 }, 2, 0 },
+		{ "mov $0xe8,%eax is no call", { 0xb8, 0xe8, 0x00, 0x00, 0x00 }, 5, 0 },
+		{ "call rel32 truncated", { 0xe8, 0x10, 0x00, 0x00 }, 4, 0 },
+		{ "ret is no call", { 0xc3 }, 1, 0 },
+	};
+	char name[96];
+
+	for (size_t i = 0; i < CR_ARRAY_SIZE(t); i++) {
+		snprintf(name, sizeof(name), "call_before: %s", t[i].name);
+		tap_is_i64(cr_x86_64_call_before(t[i].b, t[i].len), t[i].want, name);
+	}
+}
+
 int main(void)
 {
 	sc_arch = &cr_arch_x86_64;
@@ -723,6 +750,7 @@ int main(void)
 	test_sched();
 	test_vector();
 	test_branches();
+	test_call_before();
 	test_start();
 	test_edges();
 	test_apply();

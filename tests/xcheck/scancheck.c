@@ -59,7 +59,10 @@ struct sample {
 	uint64_t ref_pc;	/* at the first mismatch: CFI's frame */
 	uint64_t scan_pc, scan_sp, ref_sp;
 	uint64_t fpc[MAXF];	/* CFI's frame pcs, for the executable test */
+	uint64_t conf;		/* bit i: scan frame i is a confirmed [scan] frame */
+	uint64_t scanf;		/* bit i: scan frame i was found by the scan engine */
 	uint8_t n_ref, n_scan, first_bad, scan_stop;
+	uint8_t unconfirmed;	/* the scan trace's count of unconfirmed [scan] frames */
 };
 
 static struct sample smp[MAXS];
@@ -103,6 +106,14 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 	s->n_ref = (uint8_t)tr.n;
 	s->n_scan = (uint8_t)ts.n;
 	s->scan_stop = ts.stop;
+	s->unconfirmed = (uint8_t)ts.unconfirmed;
+	s->conf = s->scanf = 0;
+	for (i = 0; i < ts.n && i < 64; i++) {
+		if (fs[i].engine == CR_ENG_SCAN)
+			s->scanf |= 1ull << i;
+		if (fs[i].flags & CR_FRAME_CONFIRMED)
+			s->conf |= 1ull << i;
+	}
 	for (i = 0; i < tr.n; i++) {
 		s->fpc[i] = fr[i].pc;
 		if (i >= ts.n || fs[i].pc != fr[i].pc || fs[i].sp != fr[i].sp)
@@ -263,6 +274,12 @@ static int chain_ok(const struct sample *s)
 	return want == 2 && s->scan_stop == CR_STOP_COMPLETE;
 }
 
+/* Bit i set in m, for i < 64. */
+static int bit(uint64_t m, unsigned i)
+{
+	return i < 64 && ((m >> i) & 1);
+}
+
 /* Is pc inside a sized symbol?  PLT stubs are not: scan has no start there. */
 static int in_function(uint64_t pc)
 {
@@ -277,7 +294,7 @@ static int in_function(uint64_t pc)
 static int chain_report(const char *name)
 {
 	char buf[256], z[192];
-	long n = 0, ok = 0, plt = 0;
+	long n = 0, ok = 0, plt = 0, unconf = 0;
 	int nrep = 0;
 
 	for (long i = 0; i < samples; i++) {
@@ -290,6 +307,11 @@ static int chain_report(const char *name)
 		n++;
 		if (chain_ok(&smp[i])) {
 			ok++;
+			unconf += smp[i].unconfirmed != 0;
+			if (smp[i].unconfirmed && nrep++ < MAX_REPORT)
+				printf("# %s: sample %ld at %s: complete, %u unconfirmed scan frames\n",
+				       name, i, name_of(smp[i].pc0, z, sizeof(z)),
+				       smp[i].unconfirmed);
 		} else if (nrep++ < MAX_REPORT) {
 			printf("# %s: sample %ld at %s: %u scan frames, stop %u\n", name, i,
 			       name_of(smp[i].pc0, z, sizeof(z)), smp[i].n_ref, smp[i].scan_stop);
@@ -303,6 +325,10 @@ static int chain_report(const char *name)
 		 "%s: scan gives the complete chain (xw_run, main, _start) at %ld/%ld pcs "
 		 "in the executable's functions", name, ok, n);
 	tap_ok(n > 0 && ok == n, buf);
+	snprintf(buf, sizeof(buf),
+		 "%s: every scan frame of those complete chains confirmed (%ld with unconfirmed "
+		 "frames)", name, unconf);
+	tap_ok(ok > 0 && unconf == 0, buf);
 	return tap_done();
 }
 
@@ -316,6 +342,7 @@ int main(int argc, char **argv)
 	double thr = argc > 3 ? atof(argv[3]) : 99.0;	/* "chain": unused */
 	char name[256], a[192], b[192], z[192];
 	int nrep = 0, all = getenv("SCANCHECK_ALL") != NULL;	/* report misses outside too */
+	long agree_n = 0, agree_conf = 0, wrong_n = 0, wrong_conf = 0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: scancheck NAME SAMPLES [THRESHOLD%%]\n");
@@ -353,6 +380,19 @@ int main(int argc, char **argv)
 		enum cls c = classify(s->pc0);
 		int wrong;
 
+		/* Confirmation: of the scan frames that agree with CFI, and of the wrong ones. */
+		for (unsigned f = 1; f < s->n_scan && f <= s->first_bad && f < s->n_ref; f++) {
+			if (!bit(s->scanf, f))
+				continue;
+			if (f < s->first_bad) {
+				agree_n++;
+				agree_conf += bit(s->conf, f);
+			} else {
+				wrong_n++;
+				wrong_conf += bit(s->conf, f);
+			}
+		}
+
 		if (s->n_ref < 2 || c == C_NOCFI)
 			continue;
 		wrong = s->first_bad == 1 && s->n_scan > 1;
@@ -387,5 +427,7 @@ int main(int argc, char **argv)
 	tap_ok(t.n[0][0] > 0 && pct(t.ok[0][0], t.n[0][0]) >= thr, name);
 	snprintf(name, sizeof(name), "%s: no wrong frame at body pcs (stops only)", argv[1]);
 	tap_ok(t.wrong[0][0] == 0, name);
+	printf("# confirmed %s: %.2f%% of %ld scan frames that agree with cfi; %ld of %ld wrong "
+	       "ones\n", argv[1], pct(agree_conf, agree_n), agree_n, wrong_conf, wrong_n);
 	return tap_done();
 }

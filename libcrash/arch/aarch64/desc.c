@@ -67,5 +67,6 @@ const struct cr_arch cr_arch_aarch64 = {
 	.dump_order = order,
 	.fp_row = &fp_row,
 	.scan = cr_aarch64_scan,
+	.call_before = cr_aarch64_call_before,
 	.strip_ra = cr_aarch64_strip_ra,
 };

@@ -7,8 +7,11 @@
  * the frame; after paciasp the saved x30 is signed, which strip_ra undoes);
  * stp/ldp of any size with pre/post-index writeback or an offset; str/ldr
  * (imm9 pre/post-index, unscaled, unsigned offset); add/sub sp,sp,#imm{,lsl 12};
- * mov x29,sp / add x29,sp,#N; mov sp,x29 / add|sub sp,x29,#N; bl/blr (x30
- * overwritten), ret/retaa/retab and b/br (an epilogue ends).
+ * mov x29,sp / add x29,sp,#N; mov sp,x29 / add|sub sp,x29,#N; constants by
+ * movz/movn/movk and mov xd,xm, and add|sub sp,sp,xN on them (GCC's frames
+ * above 4 KiB); bl/blr (x30 and the result registers overwritten),
+ * ret/retaa/retab and b/br (an epilogue ends); forward targets of b, b.cond,
+ * cbz/cbnz, tbz/tbnz (their state, cr_scan_branch).
  *
  * Policy for everything else.  Writes of sp are exhaustively listed by the ISA:
  * add/sub (immediate, extended register) and logical (immediate) with Rd = 31,
@@ -24,6 +27,10 @@
 #include "arch/scan.h"
 
 enum { FP = 29, LR = 30, SP = 31 };
+
+/* What a call changes: x30, x0-x8 (results, indirect result), x16/x17 (AAPCS64 6.1.1:
+   IP0/IP1, used by veneers and PLT entries). */
+#define CLOBBER (0x1ffu | 1u << 16 | 1u << 17 | 1u << LR)
 
 /* AAPCS64 6.1.1: x19-x28 are callee-saved; x29/x30 form the frame record. */
 static int callee(unsigned r)
@@ -116,18 +123,59 @@ static int ldst_reg(struct cr_scanner *c, uint32_t i)
 /* Add/subtract (immediate), 64-bit, flags not set (C4.1.86): Rd and Rn 31 are sp. */
 static int addsub_imm(struct cr_scanner *c, uint32_t i)
 {
-	unsigned rd = i & 31, rn = (i >> 5) & 31;
 	int64_t imm = (int64_t)((i >> 10) & 0xfff) << ((i & (1u << 22)) ? 12 : 0);
 
-	if (i & (1u << 30))
-		imm = -imm;	/* sub */
-	if (rd == SP && rn == SP)
-		return cr_scan_sp_add(c, imm);
-	if (rd == FP && rn == SP)
-		return cr_scan_fp_from_sp(c, imm);	/* mov x29,sp; add x29,sp,#N */
-	if (rd == SP && rn == FP)
-		return cr_scan_sp_from_fp(c, imm);	/* mov sp,x29; sub sp,x29,#N */
-	return cr_scan_write(c, rd);
+	/* mov x29,sp; add x29,sp,#N; mov sp,x29; sub sp,x29,#N; constants */
+	return cr_scan_addi(c, i & 31, (i >> 5) & 31, (i & (1u << 30)) ? -imm : imm, 0);
+}
+
+/*
+ * Add/subtract (extended register), 64-bit, flags not set (C4.1.87): Rd and Rn
+ * 31 are sp, Rm 31 is xzr.  sp -= xN (uxtx/sxtx, shift 0-4) follows the
+ * constant in xN: GCC allocates frames above 4 KiB with mov x12, #N.
+ */
+static int addsub_ext(struct cr_scanner *c, uint32_t i)
+{
+	unsigned rd = i & 31, rn = (i >> 5) & 31, rm = (i >> 16) & 31;
+	unsigned option = (i >> 13) & 7, sh = (i >> 10) & 7;
+	int64_t v;
+
+	if (rd != SP || rn != SP || (option & 3) != 3 || sh > 4 ||
+	    (rm != 31 && !cr_scan_isk(c, rm)))
+		return cr_scan_write(c, rd);
+	v = (int64_t)((uint64_t)(rm == 31 ? 0 : c->k[rm]) << sh);
+	return cr_scan_sp_add(c, (i & (1u << 30)) ? -v : v);
+}
+
+/* Move wide (C4.1.92): movn, movz, movk on w or x registers; Rd 31 is xzr. */
+static int movewide(struct cr_scanner *c, uint32_t i)
+{
+	unsigned rd = i & 31, opc = (i >> 29) & 3, sf = i >> 31, sh = ((i >> 21) & 3) * 16;
+	uint64_t imm = (uint64_t)((i >> 5) & 0xffff) << sh, v;
+
+	if (rd == 31)
+		return 0;
+	if (opc == 1 || (!sf && sh >= 32) || (opc == 3 && !cr_scan_isk(c, rd)))
+		return cr_scan_write(c, rd);	/* unallocated, or movk on an unknown value */
+	if (opc == 0)
+		v = ~imm;
+	else if (opc == 2)
+		v = imm;
+	else
+		v = ((uint64_t)c->k[rd] & ~(0xffffull << sh)) | imm;
+	return cr_scan_setk(c, rd, (int64_t)(sf ? v : (uint32_t)v));
+}
+
+/* orr xd, xzr, xm (mov xd, xm): a constant copied; Rd 31 is xzr. */
+static int mov_reg(struct cr_scanner *c, uint32_t i)
+{
+	unsigned rd = i & 31, rm = (i >> 16) & 31;
+
+	if (rd == 31)
+		return 0;
+	if (rm == 31)
+		return cr_scan_setk(c, rd, 0);
+	return cr_scan_isk(c, rm) ? cr_scan_setk(c, rd, c->k[rm]) : cr_scan_write(c, rd);
 }
 
 /*
@@ -140,6 +188,12 @@ static int other(struct cr_scanner *c, uint32_t i)
 
 	if ((i & 0xfffff01f) == 0xd503201f)
 		return 0;	/* hint space: nop, paciasp, pacibsp, autiasp, autibsp, bti */
+	if ((i & 0xfc000000) == 0x14000000)
+		cr_scan_branch(c, cr_scan_sext(i, 26) * 4);	/* b */
+	else if ((i & 0xff000010) == 0x54000000 || (i & 0x7e000000) == 0x34000000)
+		cr_scan_branch(c, cr_scan_sext(i >> 5, 19) * 4);	/* b.cond, cbz, cbnz */
+	else if ((i & 0x7e000000) == 0x36000000)
+		cr_scan_branch(c, cr_scan_sext(i >> 5, 14) * 4);	/* tbz, tbnz */
 	if ((i & 0xfffffc1f) == 0xd65f0000 || (i & 0xfffffbff) == 0xd65f0bff ||
 	    (i & 0xfc000000) == 0x14000000 || (i & 0xfffffc1f) == 0xd61f0000) {
 		/* ret, retaa/retab, b, br: the code after is reached by a branch */
@@ -147,12 +201,16 @@ static int other(struct cr_scanner *c, uint32_t i)
 		return 0;
 	}
 	if ((i & 0xfc000000) == 0x94000000 || (i & 0xfffffc1f) == 0xd63f0000 ||
-	    (i & 0xfffff800) == 0xd63f0800) {
-		c->s.epi = 0;
-		return cr_scan_write(c, LR);	/* bl, blr, blraa/blrab: x30 = return address */
-	}
+	    (i & 0xfffff800) == 0xd63f0800)
+		return cr_scan_call(c, LR, CLOBBER);	/* bl, blr, blraa/blrab */
 	if ((i & 0xff800000) == 0x91000000 || (i & 0xff800000) == 0xd1000000)
 		return addsub_imm(c, i);
+	if ((i & 0xbfe00000) == 0x8b200000)
+		return addsub_ext(c, i);
+	if ((i & 0x1f800000) == 0x12800000)
+		return movewide(c, i);
+	if ((i & 0xffe0ffe0) == 0xaa0003e0)
+		return mov_reg(c, i);
 	if ((i & 0x7f800000) == 0x11000000 || (i & 0x7f800000) == 0x51000000 ||
 	    (i & 0x7fe00000) == 0x0b200000 || (i & 0x7fe00000) == 0x4b200000 ||
 	    ((i & 0x1f800000) == 0x12000000 && (i & 0x60000000) != 0x60000000) ||
@@ -180,8 +238,9 @@ int cr_aarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 	if (pc_off > len || pc_off % 4 || pc_off / 4 > CR_SCAN_MAX_INSNS)
 		return -CR_EINVAL;
 	/* AAPCS64 6.4: bl leaves the return address in x30; sp is unchanged: CFA = sp. */
-	cr_scanner_start(&c, SP, FP, LR);
+	cr_scanner_start(&c, SP, FP, LR, 0);
 	for (off = 0; off < pc_off; off += 4) {
+		cr_scan_at(&c, off);
 		i = (uint32_t)code[off] | (uint32_t)code[off + 1] << 8 |
 		    (uint32_t)code[off + 2] << 16 | (uint32_t)code[off + 3] << 24;
 		if ((i & 0x3a000000) == 0x28000000)
@@ -195,5 +254,20 @@ int cr_aarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 		if (ret < 0)
 			return ret;
 	}
+	cr_scan_at(&c, pc_off);	/* the pc may be a branch target */
 	return cr_scan_emit(&c.s, SP, FP, LR, row);
+}
+
+/* bl, blr, blraa/blrab, blraaz/blrabz (C6.2: BL, BLR, BLRAA...) at code[len - 4]. */
+int cr_aarch64_call_before(const uint8_t *code, size_t len)
+{
+	uint32_t i;
+
+	if (len < 4 || len % 4)
+		return 0;
+	code += len - 4;
+	i = (uint32_t)code[0] | (uint32_t)code[1] << 8 | (uint32_t)code[2] << 16 |
+	    (uint32_t)code[3] << 24;
+	return (i & 0xfc000000) == 0x94000000 || (i & 0xfffffc1f) == 0xd63f0000 ||
+	       (i & 0xfffff800) == 0xd63f0800 || (i & 0xfffff800) == 0xd73f0800;
 }

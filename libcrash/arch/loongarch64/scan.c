@@ -8,7 +8,8 @@
  * relative to $sp or $fp; addi.d $fp,$sp,N and move $fp,$sp (frame pointer);
  * addi.d $sp,$fp,N and move $sp,$fp (epilogue); large frames via
  * lu12i.w/ori/addi.w/lu32i.d constants and add.d/sub.d $sp,$sp,reg; bl and
- * jirl $ra (calls); jirl $zero (ret, tail call) and b (an epilogue ends).
+ * jirl $ra (calls); jirl $zero (ret, tail call) and b (an epilogue ends);
+ * forward targets of b and the conditional branches (cr_scan_branch).
  *
  * Policy for everything else: the encoding groups say which instructions
  * write the integer register rd (FP/LSX/LASX operations, stores and branches do
@@ -22,38 +23,13 @@
 
 enum { RA = 1, SP = 3, FP = 22 };
 
-struct la {
-	struct cr_scanner c;
-	int64_t k[32];		/* constants held in registers, for large frames */
-	uint32_t known;		/* bit n: k[n] is known; r0 always */
-};
+/* What a call changes: $ra, $a0/$a1 (return values), $t0-$t3 (r12-r15, used by PLT entries). */
+#define CLOBBER (1u << RA | 1u << 4 | 1u << 5 | 0xfu << 12)
 
 /* psABI "Register Convention": $s0-$s8 (r23-r31), $fp (r22) and $ra are saved. */
 static int callee(unsigned r)
 {
 	return r == RA || r >= FP;
-}
-
-static int wr(struct la *v, unsigned rd)
-{
-	v->known &= ~(1u << rd) | 1u;
-	return rd ? cr_scan_write(&v->c, rd) : 0;
-}
-
-static int setk(struct la *v, unsigned rd, int64_t val)
-{
-	int ret = wr(v, rd);
-
-	if (rd) {
-		v->k[rd] = val;
-		v->known |= 1u << rd;
-	}
-	return ret;
-}
-
-static int isk(const struct la *v, unsigned r)
-{
-	return (v->known >> r) & 1;
 }
 
 /* Does i write the integer register rd?  By the encoding groups of appendix B. */
@@ -87,103 +63,72 @@ static int writes_rd(uint32_t i)
 	return 1;	/* integer ALU, immediates, lu12i/pcaddu12i, loads, ll/sc, csr, unknown */
 }
 
-/* addi.d/addi.w rd, rj, si12: the $sp/$fp forms and constant arithmetic. */
-static int addi(struct la *v, unsigned rd, unsigned rj, int64_t imm, int w)
+/* add.d/sub.d/or rd, rj, rk; move rd, rj is or rd, rj, $zero. */
+static int alu3(struct cr_scanner *v, uint32_t op, unsigned rd, unsigned rj, unsigned rk)
 {
-	if (rd == SP && rj == SP && !w)
-		return cr_scan_sp_add(&v->c, imm);
-	if (rd == FP && rj == SP && !w)
-		return cr_scan_fp_from_sp(&v->c, imm);
-	if (rd == SP && rj == FP && !w)
-		return cr_scan_sp_from_fp(&v->c, imm);
-	if (isk(v, rj))
-		return setk(v, rd, w ? (int64_t)(int32_t)(v->k[rj] + imm) : v->k[rj] + imm);
-	return wr(v, rd);
+	if (op == 0x00150000)
+		return rk == 0 ? cr_scan_addi(v, rd, rj, 0, 0) : cr_scan_write(v, rd);
+	return cr_scan_addreg(v, rd, rj, rk, op == 0x00118000);
 }
 
-/* add.d/sub.d/or rd, rj, rk. */
-static int alu3(struct la *v, uint32_t op, unsigned rd, unsigned rj, unsigned rk)
-{
-	if (op == 0x00150000 && rk == 0)	/* move rd, rj */
-		return addi(v, rd, rj, 0, 0);
-	if (op == 0x00108000 && rd == SP && rk == SP) {	/* add.d $sp, rk, $sp */
-		rk = rj;
-		rj = SP;
-	}
-	if (rd == SP && rj == SP && isk(v, rk))
-		return cr_scan_sp_add(&v->c, op == 0x00118000 ? -v->k[rk] : v->k[rk]);
-	if (op != 0x00150000 && isk(v, rj) && isk(v, rk))
-		return setk(v, rd, op == 0x00118000 ? v->k[rj] - v->k[rk] : v->k[rj] + v->k[rk]);
-	return wr(v, rd);
-}
-
-static int load(struct la *v, unsigned rd, unsigned base, int64_t off)
-{
-	int ret;
-
-	if (!rd)
-		return 0;
-	ret = cr_scan_load(&v->c, rd, base, off);
-	v->known &= ~(1u << rd);
-	return ret;
-}
-
-/* jirl/b/bl: link register ra is a call; r0 is a jump (ret, a tail call, a branch). */
-static int jump(struct la *v, unsigned rd)
-{
-	if (rd == 0) {
-		cr_scan_ret(&v->c);
-		return 0;
-	}
-	v->c.s.epi = 0;
-	return wr(v, rd);
-}
-
-static int insn(struct la *v, uint32_t i)
+static int insn(struct cr_scanner *v, uint32_t i)
 {
 	unsigned rd = i & 31, rj = (i >> 5) & 31, rk = (i >> 10) & 31;
 	int64_t si12 = cr_scan_sext(i >> 10, 12), si14 = cr_scan_sext(i >> 10, 14) * 4;
 	int64_t si20 = cr_scan_sext(i >> 5, 20);
 
 	switch (i & 0xffc00000) {
-	case 0x02c00000: return addi(v, rd, rj, si12, 0);	/* addi.d */
-	case 0x02800000: return addi(v, rd, rj, si12, 1);	/* addi.w */
+	case 0x02c00000: return cr_scan_addi(v, rd, rj, si12, 0);	/* addi.d */
+	case 0x02800000: return cr_scan_addi(v, rd, rj, si12, 1);	/* addi.w */
 	case 0x03800000:	/* ori: zero-extended ui12 */
-		return isk(v, rj) ? setk(v, rd, v->k[rj] | ((i >> 10) & 0xfff)) : wr(v, rd);
+		if (!cr_scan_isk(v, rj))
+			return cr_scan_write(v, rd);
+		return cr_scan_setk(v, rd, v->k[rj] | ((i >> 10) & 0xfff));
 	case 0x29c00000:	/* st.d */
-		cr_scan_store(&v->c, rd, rj, si12, callee(rd));
+		cr_scan_store(v, rd, rj, si12, callee(rd));
 		return 0;
-	case 0x28c00000: return load(v, rd, rj, si12);	/* ld.d */
+	case 0x28c00000: return cr_scan_load(v, rd, rj, si12);	/* ld.d */
 	}
 	switch (i & 0xff000000) {
 	case 0x27000000:	/* stptr.d */
-		cr_scan_store(&v->c, rd, rj, si14, callee(rd));
+		cr_scan_store(v, rd, rj, si14, callee(rd));
 		return 0;
-	case 0x26000000: return load(v, rd, rj, si14);	/* ldptr.d */
+	case 0x26000000: return cr_scan_load(v, rd, rj, si14);	/* ldptr.d */
 	}
 	switch (i & 0xfe000000) {
 	case 0x14000000:	/* lu12i.w */
-		return setk(v, rd, cr_scan_sext((uint64_t)si20 << 12, 32));
+		return cr_scan_setk(v, rd, cr_scan_sext((uint64_t)si20 << 12, 32));
 	case 0x16000000:	/* lu32i.d: bits 51:32, sign-extended */
-		if (!isk(v, rd))
-			return wr(v, rd);
-		return setk(v, rd, (int64_t)((uint64_t)si20 << 32 | (uint32_t)v->k[rd]));
+		if (!cr_scan_isk(v, rd))
+			return cr_scan_write(v, rd);
+		return cr_scan_setk(v, rd, (int64_t)((uint64_t)si20 << 32 | (uint32_t)v->k[rd]));
+	}
+	switch (i >> 26) {
+	case 0x10: case 0x11: case 0x12:	/* beqz, bnez, bceqz/bcnez: offs21 */
+		cr_scan_branch(v, cr_scan_sext(((i >> 10) & 0xffff) | (i & 31) << 16, 21) * 4);
+		return 0;
+	case 0x14:	/* b: offs26 */
+		cr_scan_branch(v, cr_scan_sext(((i >> 10) & 0xffff) | (i & 0x3ff) << 16, 26) * 4);
+		break;
+	case 0x16: case 0x17: case 0x18: case 0x19: case 0x1a: case 0x1b:	/* beq..bgeu */
+		cr_scan_branch(v, cr_scan_sext((i >> 10) & 0xffff, 16) * 4);
+		return 0;
 	}
 	switch (i & 0xfc000000) {
-	case 0x4c000000: return jump(v, rd);	/* jirl */
-	case 0x50000000: return jump(v, 0);	/* b */
-	case 0x54000000: return jump(v, RA);	/* bl */
+	case 0x4c000000: return cr_scan_jump(v, rd, CLOBBER);	/* jirl */
+	case 0x50000000: return cr_scan_jump(v, 0, CLOBBER);	/* b */
+	case 0x54000000: return cr_scan_jump(v, RA, CLOBBER);	/* bl */
 	}
 	if ((i & 0xffff8000) == 0x00108000 || (i & 0xffff8000) == 0x00118000 ||
 	    (i & 0xffff8000) == 0x00150000)
 		return alu3(v, i & 0xffff8000, rd, rj, rk);
-	return writes_rd(i) ? wr(v, rd) : 0;
+	return writes_rd(i) ? cr_scan_write(v, rd) : 0;
 }
 
 int cr_loongarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 			struct cr_row *row)
 {
-	struct la v;
+	struct cr_scanner v;
 	size_t off;
 	uint32_t i;
 	int ret;
@@ -192,14 +137,27 @@ int cr_loongarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int fram
 	if (pc_off > len || pc_off % 4 || pc_off / 4 > CR_SCAN_MAX_INSNS)
 		return -CR_EINVAL;
 	/* psABI: bl leaves the return address in $ra and $sp unchanged: CFA = $sp. */
-	cr_scanner_start(&v.c, SP, FP, RA);
-	v.known = 1;
-	v.k[0] = 0;
+	cr_scanner_start(&v, SP, FP, RA, 1);
 	for (off = 0; off < pc_off; off += 4) {
+		cr_scan_at(&v, off);
 		i = (uint32_t)code[off] | (uint32_t)code[off + 1] << 8 |
 		    (uint32_t)code[off + 2] << 16 | (uint32_t)code[off + 3] << 24;
 		if ((ret = insn(&v, i)) < 0)
 			return ret;
 	}
-	return cr_scan_emit(&v.c.s, SP, FP, RA, row);
+	cr_scan_at(&v, pc_off);	/* the pc may be a branch target */
+	return cr_scan_emit(&v.s, SP, FP, RA, row);
+}
+
+/* bl, or jirl $ra, rj, offs (a call through a register), at code[len - 4]. */
+int cr_loongarch64_call_before(const uint8_t *code, size_t len)
+{
+	uint32_t i;
+
+	if (len < 4 || len % 4)
+		return 0;
+	code += len - 4;
+	i = (uint32_t)code[0] | (uint32_t)code[1] << 8 | (uint32_t)code[2] << 16 |
+	    (uint32_t)code[3] << 24;
+	return (i & 0xfc000000) == 0x54000000 || ((i & 0xfc000000) == 0x4c000000 && (i & 31) == RA);
 }

@@ -39,5 +39,6 @@ const struct cr_arch cr_arch_riscv64 = {
 	.dump_order = order,
 	.fp_row = &fp_row,
 	.scan = cr_riscv64_scan,
+	.call_before = cr_riscv64_call_before,
 	.strip_ra = 0,
 };

@@ -30,5 +30,6 @@ const struct cr_arch cr_arch_x86_64 = {
 	.dump_order = order,
 	.fp_row = &fp_row,
 	.scan = cr_x86_64_scan,
+	.call_before = cr_x86_64_call_before,
 	.strip_ra = 0,
 };

@@ -700,3 +700,23 @@ int cr_x86_64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0, s
 		return -CR_EINVAL;
 	return cr_scan_emit(&w.s, RSP, RBP, RIP, row);
 }
+
+/*
+ * call rel32 (e8) or call r/m64 (ff /2) ending exactly at len: each possible
+ * start from 2 to 15 bytes back is decoded with the length decoder (prefixes
+ * such as notrack 3e or a REX byte included).
+ */
+int cr_x86_64_call_before(const uint8_t *code, size_t len)
+{
+	struct x86_insn d;
+	size_t k;
+
+	/* Only the tail: a sequential walk could stop at an instruction it cannot size. */
+	for (k = 2; k <= 15 && k <= len; k++) {
+		if (cr_x86_64_insn_len(code + len - k, k, &d) != k || d.vex || d.map)
+			continue;
+		if (d.op == 0xe8 || (d.op == 0xff && d.has_modrm && ((d.modrm >> 3) & 7) == 2))
+			return 1;
+	}
+	return 0;
+}
