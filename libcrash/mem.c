@@ -158,10 +158,12 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
  * call: a byte of each, as separate remote iovecs.  The kernel copies them in
  * order and stops at the first that is not readable (process_vm_readv(2):
  * partial transfers at iovec granularity), so the byte count is the number of
- * readable chunks in a row from c.  Returns it (0: c is not readable).
+ * readable chunks in a row from c.  Returns it (0: c is not readable).  With
+ * the pipe fallback (no process_vm_readv: qemu-user), one read per chunk, at
+ * least the `want` chunks the read needs.
  */
 #define CR_PROVE_AHEAD 8
-static unsigned prove(struct cr_mem_fast *f, uint64_t c)
+static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 {
 	struct iovec local, remote[CR_PROVE_AHEAD];
 	uint8_t bytes[CR_PROVE_AHEAD];
@@ -173,8 +175,13 @@ static unsigned prove(struct cr_mem_fast *f, uint64_t c)
 		return 0;
 	if (mem_method == 0)
 		cr_mem_init();
-	if (mem_method != MEM_VMREADV)
-		return self_read(&cr_mem_self, c << 12, bytes, 1) == 0;
+	if (mem_method != MEM_VMREADV) {
+		/* One read per page (the pipe fallback has no scatter list). */
+		while (n < want && n < CR_PROVE_AHEAD &&
+		       self_read(&cr_mem_self, (c + n) << 12, bytes, 1) == 0)
+			n++;
+		return n;
+	}
 	saved = errno;
 	if (f->pid == 0)
 		f->pid = (long)syscall(SYS_getpid);
@@ -253,7 +260,7 @@ static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_
 	if (k < CR_FAST_RUNS) {
 		to_front(f, k);
 	} else {
-		n = prove(f, first);
+		n = prove(f, first, (unsigned)(last - first + 1));
 		if (n < last - first + 1)
 			return -CR_EFAULT;
 		add_run(f, first << 12, (first + n) << 12);
