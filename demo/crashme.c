@@ -119,6 +119,34 @@ NOINLINE static void crash_badpc(void)
 	KEEP();
 }
 
+/*
+ * Generated code, as a JIT makes it: a function in an anonymous executable
+ * page (no module, no symbol, no unwind table) that stores to address 0 and
+ * would return.  Little-endian instruction words, per arch.
+ */
+NOINLINE static void crash_jit(void)
+{
+#if defined(__x86_64__)
+	static const uint8_t code[] = { 0x31, 0xc0, 0xc6, 0x00, 0x00, 0xc3 };	/* xor eax; movb $0,(rax); ret */
+#elif defined(__aarch64__)
+	static const uint32_t code[] = { 0xd2800000, 0xb900001f, 0xd65f03c0 };	/* mov x0,#0; str wzr,[x0]; ret */
+#elif defined(__riscv)
+	static const uint32_t code[] = { 0x00002023, 0x00008067 };	/* sw zero,0(zero); ret */
+#elif defined(__loongarch__)
+	static const uint32_t code[] = { 0x29800000, 0x4c000020 };	/* st.w $zero,$zero,0; jirl $zero,$ra,0 */
+#endif
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	memcpy(p, code, sizeof(code));
+	if (mprotect(p, 4096, PROT_READ | PROT_EXEC) != 0)
+		return;
+	__builtin___clear_cache((char *)p, (char *)p + sizeof(code));
+	((void (*)(void))p)();
+	KEEP();
+}
+
 NOINLINE static long recurse(long n)
 {
 	volatile char pad[1024];
@@ -276,6 +304,7 @@ static const struct {
 	{ "trap", crash_trap, "breakpoint instruction (SIGTRAP)" },
 	{ "bus", crash_bus, "read past the end of a mapped file (SIGBUS)" },
 	{ "badpc", crash_badpc, "call through a NULL function pointer" },
+	{ "jit", crash_jit, "crash in generated code (an anonymous executable page)" },
 	{ "stack-overflow", crash_overflow, "unbounded recursion" },
 	{ "thread", crash_thread, "crash in a second thread" },
 	{ "race", crash_race, "two threads crash at once" },

@@ -217,6 +217,7 @@ static const char *const stop_text[] = {
 	[CR_STOP_LOOP] = "truncated: loop at ",
 	[CR_STOP_BADPC] = "truncated: bad return address ",
 	[CR_STOP_BADSP] = "truncated: stack pointer left the stack at ",
+	[CR_STOP_NOSTART] = "truncated: no function start for pc ",
 };
 
 /* Pass 2 prints each frame as the walk finds it; build-id once per module. */
@@ -269,6 +270,8 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 	cr_puts(o, names[engine]);
 	cr_puts(o, ", ");
 	cr_puts(o, stop_text[t.stop]);
+	if (t.stop == CR_STOP_COMPLETE && t.unconfirmed)
+		cr_puts(o, " (unconfirmed scan frames)");	/* docs/scan.md */
 	if (t.stop != CR_STOP_COMPLETE && t.stop != CR_STOP_MAXFRAMES)
 		cr_put0x(o, t.stop_addr, 16);
 	cr_putc(o, '\n');

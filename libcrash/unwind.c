@@ -139,6 +139,48 @@ static int stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs
 	return 0;
 }
 
+/*
+ * An exact frame in generated code (a JIT's: executable, but in no module, so
+ * no unwind table, symbol or function start).  Two readings of the caller:
+ * (A) the function has not moved sp nor saved anything yet, the return
+ * address is at [sp] (x86_64) or in the link register; (B) it has set up a
+ * frame record, the fp engine's.  Both are common, and B over a function
+ * without a record silently skips its caller.  A is taken when its return
+ * address is confirmed (it follows a call in a function of known extent,
+ * cr_scan_confirm) and either the fp step fails or A's own caller, by CFI, is
+ * exactly B's frame: then A explains both (the record at fp is A's caller's),
+ * while a stale return address left at [sp] by an earlier call would not.
+ * -CR_ENOINFO elsewhere: the engines apply, fp among them.
+ */
+static int jit_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+{
+	const struct cr_arch *a = w->arch;
+	const struct cr_module *mod;
+	struct cr_regs ra_caller, fp_caller, next;
+	struct cr_stepinfo si = w->si;
+	int ok = 0;
+
+	if (!w->exact || cr_walk_module(w, in->pc, &mod) == 0 || ra_step(w, in, &ra_caller) < 0 ||
+	    !cr_scan_confirm(w, &ra_caller)) {
+		w->si = si;
+		return -CR_ENOINFO;
+	}
+	if (cr_fp_step(w, in, &fp_caller) < 0) {
+		ok = 1;
+	} else {
+		w->exact = 0;	/* A's pc is a return address */
+		ok = cr_cfi_step(w, &ra_caller, &next) == 0 && next.pc == fp_caller.pc &&
+		     cr_reg_valid(&next, a->sp) && cr_reg_valid(&fp_caller, a->sp) &&
+		     next.r[a->sp] == fp_caller.r[a->sp];
+		w->exact = 1;
+	}
+	w->si = si;
+	if (!ok)
+		return -CR_ENOINFO;
+	*out = ra_caller;
+	return 0;
+}
+
 /* The function around pc, for the decoder: a sized symbol containing pc, or an unsized one. */
 #define LEAF_MAX 4096	/* as the scan engine: longer distances are not decoded */
 
@@ -195,6 +237,14 @@ static void stop(struct cr_trace *t, uint8_t why, uint64_t addr)
 	t->stop_addr = addr;
 }
 
+static int has_fp(const uint8_t *engines)
+{
+	for (unsigned i = 0; i < 8 && engines[i] != CR_ENG_LIST_END; i++)
+		if (engines[i] == CR_ENG_FP)
+			return 1;
+	return 0;
+}
+
 /* Try the engines in order.  Returns the engine that stepped, or a negative error. */
 static int try_engines(struct cr_walk *w, const uint8_t *engines, const struct cr_regs *cur,
 		       struct cr_regs *next, uint64_t *fault)
@@ -210,6 +260,11 @@ static int try_engines(struct cr_walk *w, const uint8_t *engines, const struct c
 			continue;
 		w->si.err_addr = 0;
 		w->si.next_exact = 0;
+		/* auto (cfi first, fp later): generated code, before any engine
+		   (fp would misread it): [ra]. */
+		if (i == 0 && engines[0] == CR_ENG_CFI && has_fp(engines) &&
+		    jit_step(w, cur, next) == 0)
+			return CR_ENG_RA;
 		/* The fp engine's frame-#00 rule, by the decoder: tagged [scan]. */
 		if (engines[i] == CR_ENG_FP && leaf_step(w, cur, next) == 0)
 			return CR_ENG_SCAN;
@@ -222,10 +277,13 @@ static int try_engines(struct cr_walk *w, const uint8_t *engines, const struct c
 		   (before fp and scan, which would misread it): tagged [ra]. */
 		if (engines[i] == CR_ENG_SIG && stub_step(w, cur, next) == 0)
 			return CR_ENG_RA;
-		/* An unreadable address says more than "no info": keep the first. */
+		/* An unreadable address says more than "no info": keep the first;
+		   "no function start" says more than "no info". */
 		if (ret == -CR_EFAULT && best != -CR_EFAULT) {
 			best = ret;
 			*fault = w->si.err_addr;
+		} else if (ret == -CR_ENOSTART && best == -CR_ENOINFO) {
+			best = ret;
 		}
 	}
 	return best;
@@ -303,6 +361,8 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t
 		if (eng < 0) {
 			if (eng == -CR_EFAULT)
 				stop(t, CR_STOP_BADMEM, addr);
+			else if (eng == -CR_ENOSTART)
+				stop(t, CR_STOP_NOSTART, w->exact ? pc : pc - 1);
 			else
 				stop(t, CR_STOP_NOINFO, w->exact ? pc : pc - 1);
 			break;

@@ -119,6 +119,8 @@ enum cr_stop {
 	CR_STOP_LOOP,
 	CR_STOP_BADPC,		/* caller's pc is 0 or not code (stop_addr: the pc) */
 	CR_STOP_BADSP,		/* caller's sp is outside the stack (stop_addr: the sp) */
+	CR_STOP_NOSTART,	/* only scan was left, and no function start is known for
+				   pc stop_addr */
 };
 
 struct cr_trace {

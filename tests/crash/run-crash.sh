@@ -170,6 +170,26 @@ while read -r mode rest; do
 		ok 1 "all engines $mode: fp and scan agree with cfi, auto equals cfi"; sed 's/^/#   /' "$out.why"; fi
 done <<<"$CASES"
 
+# Generated code (an anonymous executable page, as a JIT's): no module, no symbol, no table.
+# auto takes the caller from [sp] / the link register, confirmed (docs/design.md), where an fp
+# walk would skip crash_jit; scan alone has no function start and says so.
+for bin in crashme crashme-nofp; do
+	out=$TMPD/jit.$bin.txt
+	run_crash "$out" CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/$bin" jit
+	is "$STATUS" "signal 11 core 0" "jit $bin: died by SIGSEGV"
+	check "jit $bin: frame #00 in no module" grep -q '^ *#00 pc [0-9a-f]\{16\}  <unknown> \[ctx\]$' "$out"
+	check "jit $bin: frame #01 crash_jit, from the return address" \
+		grep -q '^ *#01 pc .*(crash_jit+[0-9]*).* \[ra\]$' "$out"
+	if names_in_order "$out" crash_jit $CHAIN; then ok 0 "jit $bin: frames crash_jit $CHAIN"; else
+		ok 1 "jit $bin: frames crash_jit $CHAIN"; sed 's/^/#   /' "$out"; fi
+	check "jit $bin: complete" grep -q '^backtrace: .*engine auto, complete$' "$out"
+done
+out=$TMPD/jit.scan.txt
+run_crash "$out" CRASH_OUTPUT="$out" CRASH_ENGINE=scan LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" jit
+pc0=$(sed -n 's/^ *#00 pc \([0-9a-f]\{16\}\) .*/\1/p' "$out")
+check "jit scan: truncated: no function start for frame #00's pc" \
+	grep -q "^backtrace: 1 frame, engine scan, truncated: no function start for pc 0x$pc0\$" "$out"
+
 # Frame #00 is the exact faulting pc; a bad pc is said so and its caller follows.
 out=$TMPD/badpc.auto.crashme.txt
 check "badpc: frame #00 not in any executable mapping" \
