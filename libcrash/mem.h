@@ -80,6 +80,14 @@ static inline int cr_mem_fast_read64(struct cr_mem_fast *f, uint64_t addr, uint6
 /* Buffer-backed memory for tests: bytes appear at [addr, addr + len). */
 void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t len);
 
+/*
+ * [addr, addr + len) readable in place: a pointer to it (buffer-backed memory,
+ * or pages a cr_mem_fast has proven: at most 3 pages), else NULL and the
+ * caller copies with cr_read.  For decoders that would otherwise copy kilobytes
+ * of code onto the signal stack.  AS-safe.
+ */
+const void *cr_mem_view(const struct cr_mem *m, uint64_t addr, size_t len);
+
 static inline int cr_read(const struct cr_mem *m, uint64_t a, void *dst, size_t len)
 {
 	return m->read(m, a, dst, len);

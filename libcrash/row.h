@@ -56,7 +56,7 @@ int cr_row_cfa(const struct cr_row *row, const struct cr_mem *m, const struct cr
  * A compact row for caches: the CFA as register + offset and at most
  * CR_CROW_MAX registers with rules other than CR_SAME, none an expression.
  */
-#define CR_CROW_MAX 7
+#define CR_CROW_MAX 13	/* riscv64: ra, s0-s11 */
 #define CR_SHAPE_WINDOW 256	/* = CR_FAST_WINDOW: one proof covers a STEP frame's slots */
 enum { CR_SHAPE_NONE, CR_SHAPE_STEP, CR_SHAPE_END, CR_SHAPE_STEP_FAR };
 struct __attribute__((aligned(8))) cr_crow {

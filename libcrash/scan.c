@@ -68,11 +68,24 @@ __attribute__((noinline)) static int is_entry(struct cr_walk *w, uint64_t start)
 	       eh.e_entry + mod->bias == start;
 }
 
+/* decode, where the code cannot be read in place: a copy (4 KiB of stack). */
+__attribute__((noinline)) static int decode_copy(struct cr_walk *w, uint64_t start, size_t len,
+						 size_t off, struct cr_row *row)
+{
+	uint8_t code[SCAN_MAX];
+
+	if (cr_read(w->mem, start, code, len) < 0) {
+		len = off;	/* the function may end at a page boundary */
+		if (cr_read(w->mem, start, code, len) < 0)
+			return -CR_EFAULT;
+	}
+	return w->arch->scan(code, len, off, w->exact, row);
+}
+
 __attribute__((noinline)) static int decode(struct cr_walk *w, uint64_t start, uint64_t size,
 					    const struct cr_regs *in, struct cr_row *row)
 {
-	const struct cr_arch *a = w->arch;
-	uint8_t code[SCAN_MAX];
+	const uint8_t *code;
 	size_t off = (size_t)(in->pc - start), len;	/* the real pc: decoding stops there */
 
 	if (in->pc < start || off >= SCAN_MAX)
@@ -80,23 +93,36 @@ __attribute__((noinline)) static int decode(struct cr_walk *w, uint64_t start, u
 	len = off + 16 <= SCAN_MAX ? off + 16 : SCAN_MAX;
 	if (size && len > size)
 		len = size > off ? (size_t)size : off;
-	if (cr_read(w->mem, start, code, len) < 0) {
+	/* In place where the memory allows (the crash report, crash_backtrace). */
+	code = cr_mem_view(w->mem, start, len);
+	if (!code && (code = cr_mem_view(w->mem, start, off)) != NULL)
 		len = off;	/* the function may end at a page boundary */
-		if (cr_read(w->mem, start, code, len) < 0)
-			return -CR_EFAULT;
-	}
-	return a->scan(code, len, off, w->exact, row);
+	if (code)
+		return w->arch->scan(code, len, off, w->exact, row);
+	return decode_copy(w, start, len, off, row);
+}
+
+__attribute__((noinline)) static int call_before_copy(struct cr_walk *w, uint64_t start,
+						      size_t len)
+{
+	uint8_t code[SCAN_MAX];
+
+	if (cr_read(w->mem, start, code, len) < 0)
+		return 0;
+	return w->arch->call_before(code, len);
 }
 
 /* The function from start to the return address pc, for arch->call_before. */
-__attribute__((noinline)) static int call_before(struct cr_walk *w, uint64_t start, uint64_t pc)
+static int call_before(struct cr_walk *w, uint64_t start, uint64_t pc)
 {
-	uint8_t code[SCAN_MAX];
 	size_t len = (size_t)(pc - start);
+	const uint8_t *code;
 
-	if (len > SCAN_MAX || cr_read(w->mem, start, code, len) < 0)
+	if (len > SCAN_MAX)
 		return 0;
-	return w->arch->call_before(code, len);
+	if ((code = cr_mem_view(w->mem, start, len)) != NULL)
+		return w->arch->call_before(code, len);
+	return call_before_copy(w, start, len);
 }
 
 int cr_scan_confirm(struct cr_walk *w, const struct cr_regs *out)

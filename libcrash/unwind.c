@@ -145,18 +145,22 @@ static int stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs
  * (A) the function has not moved sp nor saved anything yet, the return
  * address is at [sp] (x86_64) or in the link register; (B) it has set up a
  * frame record, the fp engine's.  Both are common, and B over a function
- * without a record silently skips its caller.  A is taken when its return
- * address is confirmed (it follows a call in a function of known extent,
- * cr_scan_confirm) and either the fp step fails or A's own caller, by CFI, is
- * exactly B's frame: then A explains both (the record at fp is A's caller's),
- * while a stale return address left at [sp] by an earlier call would not.
+ * without a record silently skips its caller (or more: past callers without
+ * records).  A is taken when its return address is confirmed (it follows a
+ * call in a function of known extent, cr_scan_confirm) and either the fp step
+ * fails or the CFI walk from A reaches B's frame within JIT_LOOKAHEAD frames
+ * (same pc, sp not below B's: the fp engine's sp is a lower bound on aarch64):
+ * then the record at fp belongs to one of A's callers and A explains both,
+ * while a stale return address left at [sp] by an earlier call does not.
  * -CR_ENOINFO elsewhere: the engines apply, fp among them.
  */
-static int jit_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+#define JIT_LOOKAHEAD 16
+__attribute__((noinline)) static int jit_step(struct cr_walk *w, const struct cr_regs *in,
+					    struct cr_regs *out)
 {
 	const struct cr_arch *a = w->arch;
 	const struct cr_module *mod;
-	struct cr_regs ra_caller, fp_caller, next;
+	struct cr_regs ra_caller, fp_caller, r[2];
 	struct cr_stepinfo si = w->si;
 	int ok = 0;
 
@@ -165,13 +169,19 @@ static int jit_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs 
 		w->si = si;
 		return -CR_ENOINFO;
 	}
-	if (cr_fp_step(w, in, &fp_caller) < 0) {
+	if (cr_fp_step(w, in, &fp_caller) < 0 || !cr_reg_valid(&fp_caller, a->sp)) {
 		ok = 1;
 	} else {
-		w->exact = 0;	/* A's pc is a return address */
-		ok = cr_cfi_step(w, &ra_caller, &next) == 0 && next.pc == fp_caller.pc &&
-		     cr_reg_valid(&next, a->sp) && cr_reg_valid(&fp_caller, a->sp) &&
-		     next.r[a->sp] == fp_caller.r[a->sp];
+		w->exact = 0;	/* A's pc, and its callers', are return addresses */
+		r[0] = ra_caller;
+		for (unsigned k = 0; k < JIT_LOOKAHEAD && !ok; k++) {
+			if (cr_cfi_step(w, &r[k & 1], &r[(k + 1) & 1]) != 0 ||
+			    !cr_reg_valid(&r[(k + 1) & 1], a->sp) ||
+			    r[(k + 1) & 1].r[a->sp] <= r[k & 1].r[a->sp])
+				break;
+			ok = r[(k + 1) & 1].pc == fp_caller.pc &&
+			     r[(k + 1) & 1].r[a->sp] >= fp_caller.r[a->sp];
+		}
 		w->exact = 1;
 	}
 	w->si = si;
@@ -184,15 +194,26 @@ static int jit_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs 
 /* The function around pc, for the decoder: a sized symbol containing pc, or an unsized one. */
 #define LEAF_MAX 4096	/* as the scan engine: longer distances are not decoded */
 
-__attribute__((noinline)) static int leaf_decode(struct cr_walk *w, uint64_t start, uint64_t pc,
-						 struct cr_row *row)
+__attribute__((noinline)) static int leaf_decode_copy(struct cr_walk *w, uint64_t start,
+						      size_t off, struct cr_row *row)
 {
 	uint8_t code[LEAF_MAX];
-	size_t off = (size_t)(pc - start);
 
-	if (off >= LEAF_MAX || cr_read(w->mem, start, code, off) < 0)
+	if (cr_read(w->mem, start, code, off) < 0)
 		return -CR_ENOINFO;
 	return w->arch->scan(code, off, off, 1, row);
+}
+
+static int leaf_decode(struct cr_walk *w, uint64_t start, uint64_t pc, struct cr_row *row)
+{
+	size_t off = (size_t)(pc - start);
+	const uint8_t *code;
+
+	if (off >= LEAF_MAX)
+		return -CR_ENOINFO;
+	if ((code = cr_mem_view(w->mem, start, off)) != NULL)	/* in place where it can */
+		return w->arch->scan(code, off, off, 1, row);
+	return leaf_decode_copy(w, start, off, row);
 }
 
 /*
