@@ -53,6 +53,21 @@ static inline void cr_scan_save(struct cr_scan *s, unsigned n, int64_t off)
 		s->save[n] = off - s->sp_cfa;
 }
 
+/*
+ * The last instruction word of code[0..len) on a fixed 4-byte ISA (aarch64,
+ * loongarch64: little-endian), for call_before.  0 if len is not a whole
+ * number of words.
+ */
+static inline int cr_scan_last_word(const uint8_t *code, size_t len, uint32_t *w)
+{
+	if (len < 4 || len % 4)
+		return 0;
+	code += len - 4;
+	*w = (uint32_t)code[0] | (uint32_t)code[1] << 8 | (uint32_t)code[2] << 16 |
+	     (uint32_t)code[3] << 24;
+	return 1;
+}
+
 static inline int64_t cr_scan_sext(uint64_t v, unsigned bits)
 {
 	uint64_t m = 1ull << (bits - 1);

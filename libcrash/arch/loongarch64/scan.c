@@ -154,10 +154,7 @@ int cr_loongarch64_call_before(const uint8_t *code, size_t len)
 {
 	uint32_t i;
 
-	if (len < 4 || len % 4)
+	if (!cr_scan_last_word(code, len, &i))
 		return 0;
-	code += len - 4;
-	i = (uint32_t)code[0] | (uint32_t)code[1] << 8 | (uint32_t)code[2] << 16 |
-	    (uint32_t)code[3] << 24;
 	return (i & 0xfc000000) == 0x54000000 || ((i & 0xfc000000) == 0x4c000000 && (i & 31) == RA);
 }
