@@ -186,15 +186,14 @@ static const char *name_of(uint64_t pc, char *buf, size_t cap)
 	struct cr_module mod;
 	struct cr_sym s;
 
-	if (cr_module_find(&cr_mem_self, pc, &mod) == 0 &&
-	    cr_sym_find(&cr_mem_self, &mod, pc, &s) == 0)
+	if (cr_module_find(&cr_mem_self, pc, &mod) < 0)
+		snprintf(buf, cap, "%#lx", (unsigned long)pc);
+	else if (cr_sym_find(&cr_mem_self, &mod, pc, &s) == 0)
 		snprintf(buf, cap, "%s+%lu", s.name, (unsigned long)(pc - s.start));
-	else if (cr_module_find(&cr_mem_self, pc, &mod) == 0)
+	else	/* no symbol: the module's file name and the offset */
 		snprintf(buf, cap, "%.64s+%#lx",
 			 strrchr(mod.path, '/') ? strrchr(mod.path, '/') + 1 : mod.path,
 			 (unsigned long)(pc - mod.bias));
-	else
-		snprintf(buf, cap, "%#lx", (unsigned long)pc);
 	return buf;
 }
 
