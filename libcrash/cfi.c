@@ -34,14 +34,34 @@ int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi)
 	return 0;
 }
 
+/*
+ * The row of the FDE around pc in mod, cached when it compacts.  0, or the
+ * lookup's error (-CR_EFAULT kept, "not found" as -CR_ENOINFO).
+ */
+static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, uint64_t key,
+		  struct cr_row *row)
+{
+	struct cr_ehsrc src;
+	struct cr_fde fde;
+	struct cr_crow crow;
+	int ret;
+
+	ehsrc_of(mod, &src);
+	if ((ret = cr_eh_find(w->mem, &src, pc, &fde)) < 0)
+		return ret == -CR_EFAULT ? ret : -CR_ENOINFO;
+	if ((ret = cr_cfa_run(w->mem, w->arch, &fde, pc, row)) < 0)
+		return ret;
+	if (w->cache && cr_row_compact(row, w->arch, &crow) == 0)
+		cr_cache_put(pc, key, &crow);
+	return 0;
+}
+
 int cr_cfi_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
 {
 	/* A caller's pc is a return address: the call may be the last instruction
 	   of its function, so look up pc - 1 (DWARF5 6.4.4).  Exact pcs as is. */
 	uint64_t pc = w->exact ? in->pc : in->pc - 1;
 	const struct cr_module *mod;
-	struct cr_ehsrc src;
-	struct cr_fde fde;
 	struct cr_row row;
 	struct cr_crow crow;
 	uint64_t key;
@@ -50,7 +70,6 @@ int cr_cfi_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out
 	w->si.err_addr = pc;
 	if (cr_walk_module(w, pc, &mod) < 0 || !mod->eh_hdr)
 		return -CR_ENOINFO;
-	ehsrc_of(mod, &src);
 	key = mod->lo ^ (mod->eh_hdr << 1);
 	if (w->cache && cr_cache_get(pc, key, &crow) == 0) {
 		w->si.err_addr = 0;
@@ -58,14 +77,9 @@ int cr_cfi_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out
 		if (ret == 0 && crow.signal)
 			w->si.next_exact = 1;
 		return ret;
-	} else {
-		if ((ret = cr_eh_find(w->mem, &src, pc, &fde)) < 0)
-			return ret == -CR_EFAULT ? ret : -CR_ENOINFO;
-		if ((ret = cr_cfa_run(w->mem, w->arch, &fde, pc, &row)) < 0)
-			return ret;
-		if (w->cache && cr_row_compact(&row, w->arch, &crow) == 0)
-			cr_cache_put(pc, key, &crow);
 	}
+	if ((ret = decode(w, mod, pc, key, &row)) < 0)
+		return ret;
 	w->si.err_addr = 0;
 	ret = cr_row_apply(&row, w->mem, w->arch, in, out);
 	if (ret == 0 && row.signal)
@@ -134,20 +148,36 @@ static inline __attribute__((always_inline)) int get_shape(uint64_t pc, uint64_t
 }
 
 /*
- * A miss: the key of the module of pc if it is not old; else 0 (no key is
- * 0: .eh_frame_hdr lies inside its module, above its start).  On a hit no
- * module is looked up: a row cached under the current module's key was found
- * for a pc inside that module (the key, its start and .eh_frame_hdr, is what
- * identifies a module to the cache).
+ * A miss of the trace loop at lookup (old: the key of the last lookup): the
+ * key of lookup's module, with its row brought to its home slot (from the
+ * other slot of its pair: cache.h) or decoded into it.  The caller looks
+ * again; the row may still not be there, if it does not compact or another
+ * thread wrote the slot meanwhile, and then the second look fails.  0 (no key
+ * is 0: .eh_frame_hdr lies inside its module, above its start): no module
+ * with tables, or no row: the full walk decides.  On a hit no module is
+ * looked up: a row cached under the current module's key was found for a pc
+ * inside that module (the key, its start and .eh_frame_hdr, is what
+ * identifies a module to the cache).  So a first capture fills the cache as
+ * it goes and stays in the loop, rather than walking everything again.
  */
-static __attribute__((noinline)) uint64_t next_key(struct cr_walk *w, uint64_t pc, uint64_t old)
+static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t lookup, uint64_t old)
 {
-	const struct cr_module *mod = trace_module(w, pc);
+	const struct cr_module *mod = trace_module(w, lookup);
+	struct cr_crow crow;
+	struct cr_row row;
+	struct shape sh;
 	uint64_t key;
 
-	if (!mod || (key = mod->lo ^ (mod->eh_hdr << 1)) == old)
+	if (!mod)
 		return 0;
-	return key;
+	key = mod->lo ^ (mod->eh_hdr << 1);
+	if (key != old && get_shape(lookup, key, &sh) == 0)
+		return key;
+	if (cr_cache_get(lookup, key, &crow) == 0) {
+		cr_cache_put(lookup, key, &crow);	/* from the other slot to home */
+		return key;
+	}
+	return decode(w, mod, lookup, key, &row) < 0 ? 0 : key;
 }
 
 static inline __attribute__((always_inline)) int
@@ -159,11 +189,9 @@ trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (
 		uint8_t shape, cfa_fp, fp_saved, pad;
 	} fl;	/* the first four bytes of a struct cr_crow, read as one word */
 
-	/* At most twice: next_key fails unless the key changes, and the second
-	   time it is the key of this pc's module. */
-	while (__builtin_expect(get_shape(t->lookup, t->key, &sh) < 0, 0))
-		if (!(t->key = next_key(w, t->lookup, t->key)))
-			return -CR_ENOINFO;
+	if (__builtin_expect(get_shape(t->lookup, t->key, &sh) < 0, 0) &&
+	    (!(t->key = miss(w, t->lookup, t->key)) || get_shape(t->lookup, t->key, &sh) < 0))
+		return -CR_ENOINFO;
 	__builtin_memcpy(&fl, &sh.word, sizeof(fl));
 	cfa = (fl.cfa_fp ? t->fp : t->sp) + (uint64_t)(int64_t)sh.cfa_off;
 	x = cfa - f->wlo;

@@ -29,6 +29,11 @@ tests_crash_stackuse_SOURCES = tests/crash/stackuse.c
 tests_crash_stackuse_LDADD = $(UNIT_LDADD)
 TESTS += tests/crash/stackuse
 
+# The row cache: a pc's two slots, keys, page 0.
+check_PROGRAMS += tests/unit/t-cache
+tests_unit_t_cache_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/t-cache
+
 # The row cache's compact rows against the full ones, on every real FDE.
 check_PROGRAMS += tests/unit/t-crow
 tests_unit_t_crow_LDADD = $(UNIT_LDADD)

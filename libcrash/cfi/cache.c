@@ -41,42 +41,78 @@ static void store_row(struct cr_crow *dst, const struct cr_crow *src)
 		__atomic_store_n(&d[i], s[i], __ATOMIC_RELAXED);
 }
 
-int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c)
+/* The row of (pc, mod) if s holds it.  0, or -CR_ENOINFO. */
+static int get_slot(const struct cr_cache_slot *s, uint64_t pc, uint64_t mod, struct cr_crow *c)
 {
-	struct cr_cache_slot *s = slot_of(pc);
-	uint64_t seq, kpc, kmod;
+	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
 
-	if (!cr_cache_enabled)
-		return -CR_ENOINFO;
-	seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
-	kpc = __atomic_load_n(&s->pc, __ATOMIC_RELAXED);
-	kmod = __atomic_load_n(&s->mod, __ATOMIC_RELAXED);
-	if ((seq & 1) || seq == 0 || kpc != pc || kmod != mod)
+	if ((seq & 1) || seq == 0 || __atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
+	    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod)
 		return -CR_ENOINFO;
 	load_row(c, &s->row);
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
 }
 
+/*
+ * Two slots per pc: its home slot (cr_cache_slot_of, the only one the trace
+ * loop reads inline) and the other slot of its pair.  A put goes home and
+ * moves what was there to the other slot, so two hot pcs that hash alike do
+ * not evict each other: each stays findable, and the one looked up last is
+ * at home.
+ */
+static struct cr_cache_slot *other_of(const struct cr_cache_slot *s)
+{
+	return &cr_cache_slots[(size_t)(s - cr_cache_slots) ^ 1];
+}
+
+int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c)
+{
+	const struct cr_cache_slot *s = slot_of(pc);
+
+	if (!cr_cache_enabled)
+		return -CR_ENOINFO;
+	return get_slot(s, pc, mod, c) == 0 || get_slot(other_of(s), pc, mod, c) == 0
+		       ? 0
+		       : -CR_ENOINFO;
+}
+
 _Static_assert(offsetof(struct cr_crow, fp_off) + 4 <= CR_CROW_SHAPE, "shape fields first");
 _Static_assert(offsetof(struct cr_cache_slot, row) % 8 == 0, "row words aligned");
 _Static_assert(sizeof(struct cr_cache_slot) == 128, "slot size");
 
-void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
+/* Write (pc, mod, *c) into s, unless another writer holds it. */
+static void put_slot(struct cr_cache_slot *s, uint64_t pc, uint64_t mod, const struct cr_crow *c)
 {
-	struct cr_cache_slot *s = slot_of(pc);
 	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
 
-	/* Never a pc in page 0, which is never mapped: the trace loop relies on it. */
-	if (!cr_cache_enabled || pc < 4096 || (seq & 1) ||
-	    !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
-					 __ATOMIC_RELAXED))
+	if ((seq & 1) || !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
+						      __ATOMIC_RELAXED))
 		return;	/* another writer (maybe the code we interrupted) has it */
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	__atomic_store_n(&s->pc, pc, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->mod, mod, __ATOMIC_RELAXED);
 	store_row(&s->row, c);
 	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
+{
+	struct cr_cache_slot *s = slot_of(pc);
+	struct cr_crow old;
+	uint64_t seq, opc, omod;
+
+	/* Never a pc in page 0, which is never mapped: the trace loop relies on it. */
+	if (!cr_cache_enabled || pc < 4096)
+		return;
+	/* What is at home, read as a reader would, goes to the other slot. */
+	seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+	opc = __atomic_load_n(&s->pc, __ATOMIC_RELAXED);
+	omod = __atomic_load_n(&s->mod, __ATOMIC_RELAXED);
+	memset(&old, 0, sizeof(old));
+	if (seq && !(seq & 1) && (opc != pc || omod != mod) && get_slot(s, opc, omod, &old) == 0)
+		put_slot(other_of(s), opc, omod, &old);
+	put_slot(s, pc, mod, c);
 }
 
 void cr_cache_clear(void)

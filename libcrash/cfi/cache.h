@@ -6,7 +6,9 @@
  * miss; a writer that finds the slot busy does not cache.  So a signal handler
  * that interrupts a writer in its own thread cannot deadlock or read a torn
  * row.  The module key (its start and its .eh_frame_hdr) keeps a row of an
- * unloaded library from serving another mapped at the same address.
+ * unloaded library from serving another mapped at the same address.  A pc
+ * has two slots (cache.c): its home slot, where the last put or promotion
+ * left it, and the other slot of its pair.
  */
 #ifndef CR_CFI_CACHE_H
 #define CR_CFI_CACHE_H
@@ -15,7 +17,7 @@
 
 #define CR_CACHE_SLOTS 1024	/* power of two */
 
-/* 0 and *c filled on a hit, -CR_ENOINFO on a miss. */
+/* 0 and *c filled on a hit (either slot), -CR_ENOINFO on a miss. */
 int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c);
 
 /* The shape fields of a row (struct cr_crow) are its first CR_CROW_SHAPE bytes. */
@@ -57,6 +59,7 @@ static inline int cr_cache_shape2(uint64_t pc, uint64_t mod, uint64_t w[2])
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
 }
+/* Into pc's home slot; the row that was there moves to the other slot. */
 void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c);
 
 /* Control, for tests and benchmarks (not thread-safe).  cr_cache_enabled:

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* cfi/cache.c: the two slots of a pc, the key, page 0, the switch. */
+#include <string.h>
+
+#include "../tap.h"
+#include "cfi/cache.h"
+
+static struct cr_crow row_of(int32_t cfa_off)
+{
+	struct cr_crow c;
+
+	memset(&c, 0, sizeof(c));
+	c.shape = CR_SHAPE_STEP;
+	c.cfa_off = cfa_off;
+	c.ra_off = -8;
+	return c;
+}
+
+/* A pc above base whose home slot is pc0's (the hash spreads pcs: search). */
+static uint64_t same_home(uint64_t pc0, uint64_t base)
+{
+	for (uint64_t pc = base; pc < base + (1u << 24); pc++)
+		if (pc != pc0 && cr_cache_slot_of(pc) == cr_cache_slot_of(pc0))
+			return pc;
+	return 0;
+}
+
+static int home_has(uint64_t pc, uint64_t mod)
+{
+	const struct cr_cache_slot *s = cr_cache_slot_of(pc);
+
+	return s->pc == pc && s->mod == mod && !(s->seq & 1) && s->seq;
+}
+
+int main(void)
+{
+	const uint64_t mod = 0x7f0000001000ull, a = 0x401234, b = same_home(a, 0x500000),
+		       c = same_home(a, b + 1);
+	struct cr_crow r, ra = row_of(16), rb = row_of(32), rc = row_of(48);
+
+	tap_ok(b && c && b != c, "three pcs with one home slot");
+	cr_cache_clear();
+	tap_is_i64(cr_cache_get(a, mod, &r), -CR_ENOINFO, "empty: miss");
+
+	cr_cache_put(a, mod, &ra);
+	tap_ok(cr_cache_get(a, mod, &r) == 0 && r.cfa_off == 16, "put, then hit");
+	tap_is_i64(cr_cache_get(a, mod + 0x1000, &r), -CR_ENOINFO, "another module's key: miss");
+
+	/* b hashes home like a: a moves to the other slot, both stay. */
+	cr_cache_put(b, mod, &rb);
+	tap_ok(home_has(b, mod), "the last put is at home");
+	tap_ok(cr_cache_get(a, mod, &r) == 0 && r.cfa_off == 16, "the one it displaced: still a hit");
+	tap_ok(cr_cache_get(b, mod, &r) == 0 && r.cfa_off == 32, "the new one: a hit");
+
+	/* Bringing a home (what the trace loop does on a miss at home) swaps them. */
+	cr_cache_get(a, mod, &r);
+	cr_cache_put(a, mod, &r);
+	tap_ok(home_has(a, mod), "promoted: a at home");
+	tap_ok(cr_cache_get(b, mod, &r) == 0 && r.cfa_off == 32, "b kept in the other slot");
+
+	/* A third pc of the same pair: the oldest (b, in the other slot) goes. */
+	cr_cache_put(c, mod, &rc);
+	tap_ok(home_has(c, mod), "third: at home");
+	tap_ok(cr_cache_get(a, mod, &r) == 0 && r.cfa_off == 16, "second newest kept");
+	tap_is_i64(cr_cache_get(b, mod, &r), -CR_ENOINFO, "oldest evicted");
+
+	/* The same pc again: replaced in place, the other slot untouched. */
+	cr_cache_put(c, mod, &rb);
+	tap_ok(cr_cache_get(c, mod, &r) == 0 && r.cfa_off == 32, "same pc: replaced");
+	tap_ok(cr_cache_get(a, mod, &r) == 0 && r.cfa_off == 16, "same pc: the other kept");
+
+	cr_cache_put(0x800, mod, &ra);
+	tap_is_i64(cr_cache_get(0x800, mod, &r), -CR_ENOINFO, "never a pc in page 0");
+	return tap_done();
+}
