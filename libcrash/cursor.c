@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Bounded byte cursor with a sticky error.  Reads go through a 256-byte
- * read-ahead window, so a decoder that walks a CIE/FDE byte by byte costs one
- * cr_mem read (one system call on the live process) per window, not per byte.
+ * Bounded byte cursor with a sticky error.  Reads go through a window: the
+ * memory itself where cr_mem_view proves it readable (the live process's
+ * pages, a snapshot's buffer), else a 256-byte read-ahead copy.  Either way a
+ * decoder that walks a CIE/FDE byte by byte costs a load per byte and at most
+ * one cr_mem read (one system call on the live process) per window.
  *
  * Every access past c->end is -CR_ERANGE (the contract of cr_skip, applied to
  * reads too); decoders that want "truncated is malformed" map it to -CR_EINVAL.
@@ -21,26 +23,41 @@ void cr_cursor_init(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, u
 	c->err = 0;
 	c->win_lo = 0;
 	c->win_hi = 0;
+	c->wp = c->win;
 }
 
+/* The first error wins; the window empties, so every inline read comes here. */
 static void fail(struct cr_cursor *c, int err)
 {
 	if (!c->err)
 		c->err = err;
+	c->win_lo = c->win_hi = 0;
 }
 
 /*
- * Make [pos, pos + n) available in the window with one read of up to 256
- * bytes.  If that fails, the window may run past the readable memory after
- * the bytes we need (into an unmapped page, or past a snapshot's end), so
- * retry with the bytes up to the next page boundary, then with only n.
+ * Make [pos, pos + n) available in the window.  In place where the memory
+ * lets us (cr_mem_view): up to the end of the next page, or of this one.
+ * Else one read of up to 256 bytes into win; if that fails, the window may run
+ * past the readable memory after the bytes we need (into an unmapped page, or
+ * past a snapshot's end), so retry with the bytes up to the next page
+ * boundary, then with only n.
  */
 static int fill(struct cr_cursor *c, uint64_t pos, size_t n)
 {
-	uint64_t want = c->end - pos, to_page = PAGE - (pos & (PAGE - 1));
+	uint64_t avail = c->end - pos, to_page = PAGE - (pos & (PAGE - 1)), want;
+	const uint8_t *p;
 
-	if (want > sizeof(c->win))
-		want = sizeof(c->win);
+	want = avail < to_page + PAGE ? avail : to_page + PAGE;
+	if ((p = cr_mem_view(c->mem, pos, want)) == NULL && want > to_page && to_page >= n)
+		p = cr_mem_view(c->mem, pos, want = to_page);
+	if (p) {
+		c->wp = p;
+		c->win_lo = pos;
+		c->win_hi = pos + want;
+		return 0;
+	}
+	c->wp = c->win;
+	want = avail < sizeof(c->win) ? avail : sizeof(c->win);
 	if (c->mem->read(c->mem, pos, c->win, want) < 0) {
 		if (to_page > n && to_page < want &&
 		    c->mem->read(c->mem, pos, c->win, to_page) == 0) {
@@ -73,11 +90,11 @@ static void take(struct cr_cursor *c, void *dst, size_t n)
 			return;
 		}
 	}
-	memcpy(dst, c->win + (c->pos - c->win_lo), n);
+	memcpy(dst, c->wp + (c->pos - c->win_lo), n);
 	c->pos += n;
 }
 
-uint8_t cr_u8(struct cr_cursor *c)
+uint8_t cr_u8_slow(struct cr_cursor *c)
 {
 	uint8_t v;
 
@@ -85,8 +102,7 @@ uint8_t cr_u8(struct cr_cursor *c)
 	return v;
 }
 
-/* Little-endian targets only (cursor.h): the bytes are the value. */
-uint16_t cr_u16(struct cr_cursor *c)
+uint16_t cr_u16_slow(struct cr_cursor *c)
 {
 	uint16_t v;
 
@@ -94,7 +110,7 @@ uint16_t cr_u16(struct cr_cursor *c)
 	return v;
 }
 
-uint32_t cr_u32(struct cr_cursor *c)
+uint32_t cr_u32_slow(struct cr_cursor *c)
 {
 	uint32_t v;
 
@@ -102,7 +118,7 @@ uint32_t cr_u32(struct cr_cursor *c)
 	return v;
 }
 
-uint64_t cr_u64(struct cr_cursor *c)
+uint64_t cr_u64_slow(struct cr_cursor *c)
 {
 	uint64_t v;
 
@@ -114,7 +130,7 @@ uint64_t cr_u64(struct cr_cursor *c)
  * DWARF5 7.6: 7 bits per byte, low group first.  A 64-bit value needs at most
  * 10 bytes, and the 10th may only carry bit 63.
  */
-uint64_t cr_uleb(struct cr_cursor *c)
+uint64_t cr_uleb_slow(struct cr_cursor *c)
 {
 	uint64_t v = 0;
 	unsigned i;
@@ -136,8 +152,8 @@ uint64_t cr_uleb(struct cr_cursor *c)
 	return 0;
 }
 
-/* As cr_uleb; the 10th byte holds bit 63 and must repeat it in bits 1-6. */
-int64_t cr_sleb(struct cr_cursor *c)
+/* As cr_uleb_slow; the 10th byte holds bit 63 and must repeat it in bits 1-6. */
+int64_t cr_sleb_slow(struct cr_cursor *c)
 {
 	uint64_t v = 0;
 	unsigned i;

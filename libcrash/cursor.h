@@ -13,19 +13,95 @@ struct cr_cursor {
 	const struct cr_mem *mem;
 	uint64_t pos, end;	/* never reads at or past end */
 	int err;		/* first error wins (-CR_EFAULT, -CR_EINVAL, -CR_ERANGE) */
-	uint8_t win[256];	/* read-ahead window: one mem->read per window */
-	uint64_t win_lo, win_hi;	/* [win_lo, win_hi) is cached in win */
+	/* The window [win_lo, win_hi), never past end, is readable at wp: in
+	   place (memory that cr_mem_view proves) or copied into win. */
+	uint64_t win_lo, win_hi;
+	const uint8_t *wp;
+	uint8_t win[256];	/* the copy: one mem->read per window */
 };
 
 /* Start a cursor on [pos, end).  end < pos gives an empty cursor. */
 void cr_cursor_init(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, uint64_t end);
 
-uint8_t cr_u8(struct cr_cursor *c);
-uint16_t cr_u16(struct cr_cursor *c);
-uint32_t cr_u32(struct cr_cursor *c);
-uint64_t cr_u64(struct cr_cursor *c);
-uint64_t cr_uleb(struct cr_cursor *c);	/* more than 10 bytes or overflow: -CR_EINVAL */
-int64_t cr_sleb(struct cr_cursor *c);
+/* Lower the end (an entry's length, once read); a higher end is ignored. */
+static inline void cr_cursor_limit(struct cr_cursor *c, uint64_t end)
+{
+	if (end > c->end)
+		return;
+	c->end = end < c->pos ? c->pos : end;
+	if (c->win_hi > c->end)
+		c->win_hi = c->end < c->win_lo ? c->win_lo : c->end;
+}
+
+/* The out-of-line reads: a refill, the end, an error, a longer LEB128. */
+uint8_t cr_u8_slow(struct cr_cursor *c);
+uint16_t cr_u16_slow(struct cr_cursor *c);
+uint32_t cr_u32_slow(struct cr_cursor *c);
+uint64_t cr_u64_slow(struct cr_cursor *c);
+uint64_t cr_uleb_slow(struct cr_cursor *c);
+int64_t cr_sleb_slow(struct cr_cursor *c);
+
+/*
+ * The reads.  Inside the window a read is a load (an error empties the
+ * window, so the sticky error needs no test here); anything else goes out of
+ * line.  Decoders read a byte at a time: this is their inner loop.
+ */
+static inline uint8_t cr_u8(struct cr_cursor *c)
+{
+	uint64_t off = c->pos - c->win_lo;
+
+	if (__builtin_expect(off < c->win_hi - c->win_lo, 1)) {
+		c->pos++;
+		return c->wp[off];
+	}
+	return cr_u8_slow(c);
+}
+
+#define CR_CURSOR_FIXED(name, type)                                                    \
+	static inline type name(struct cr_cursor *c)                                   \
+	{                                                                              \
+		uint64_t off = c->pos - c->win_lo;                                     \
+		type v;                                                                \
+                                                                                       \
+		if (__builtin_expect(off <= c->win_hi - c->win_lo &&                   \
+					     c->win_hi - c->pos >= sizeof(v),          \
+				     1)) {                                             \
+			__builtin_memcpy(&v, c->wp + off, sizeof(v));                  \
+			c->pos += sizeof(v);                                           \
+			return v;                                                      \
+		}                                                                      \
+		return name##_slow(c);                                                 \
+	}
+/* Little-endian targets only: the bytes are the value. */
+CR_CURSOR_FIXED(cr_u16, uint16_t)
+CR_CURSOR_FIXED(cr_u32, uint32_t)
+CR_CURSOR_FIXED(cr_u64, uint64_t)
+#undef CR_CURSOR_FIXED
+
+/* LEB128 (DWARF5 7.6): one byte inline; more than 10 bytes or overflow: -CR_EINVAL. */
+static inline uint64_t cr_uleb(struct cr_cursor *c)
+{
+	uint64_t off = c->pos - c->win_lo;
+
+	if (__builtin_expect(off < c->win_hi - c->win_lo && !(c->wp[off] & 0x80), 1)) {
+		c->pos++;
+		return c->wp[off];
+	}
+	return cr_uleb_slow(c);
+}
+
+static inline int64_t cr_sleb(struct cr_cursor *c)
+{
+	uint64_t off = c->pos - c->win_lo;
+
+	if (__builtin_expect(off < c->win_hi - c->win_lo && !(c->wp[off] & 0x80), 1)) {
+		c->pos++;
+		/* Bit 6 is the sign: move it to bit 63 and back. */
+		return (int64_t)((uint64_t)c->wp[off] << 57) >> 57;
+	}
+	return cr_sleb_slow(c);
+}
+
 void cr_skip(struct cr_cursor *c, uint64_t n);	/* past end: -CR_ERANGE */
 
 /* Bases for the DW_EH_PE_textrel/datarel/funcrel applications; 0 = unknown (error). */

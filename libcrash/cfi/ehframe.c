@@ -144,7 +144,7 @@ static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 		return ret < 0 ? ret : -CR_EINVAL;
 	if (id != 0)
 		return -CR_EINVAL;	/* .eh_frame: CIE id 0 (LSB), not .debug_frame's ~0 */
-	c.end = end;
+	cr_cursor_limit(&c, end);
 	memset(&cie, 0, sizeof(cie));
 	cie.fde_enc = DW_EH_PE_absptr;
 	cie.lsda_enc = DW_EH_PE_omit;
@@ -246,7 +246,7 @@ static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 		return -CR_EINVAL;	/* a CIE */
 	if ((ret = fde_cie(m, src, sp, addr, id_addr, id, &fde.cie)) < 0)
 		return ret;
-	c.end = end;
+	cr_cursor_limit(&c, end);
 	if ((ret = fde_body(&c, src, &fde)) < 0)
 		return ret;
 	fde.addr = addr;

@@ -405,6 +405,67 @@ static void t_faults(void)
 	tap_is_u64(bad, 0, "fault injection: never a wrong answer or another error");
 }
 
+/*
+ * Memory that can be read in place (a snapshot's buffer here, proven pages on
+ * the live process): the window is the memory itself, up to the end of the
+ * next page, never past the end; the inline reads and the bounds behave as
+ * with a copy.
+ */
+static void t_in_place(void)
+{
+	static uint8_t b[3 * 4096];
+	struct cr_cursor *c;
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < sizeof(b); i++)
+		b[i] = (uint8_t)(i * 7);
+	cr_mem_buffer(&mem, 0x40000, b, sizeof(b));
+	cr_cursor_init(&cur, &mem, 0x40000 + 4000, 0x40000 + sizeof(b));
+	c = &cur;
+	tap_is_u64(cr_u8(c), (uint8_t)(4000 * 7), "in place: first byte");
+	tap_ok(c->wp == b + 4000, "in place: the window is the buffer");
+	tap_is_u64(c->win_hi, 0x40000 + 2 * 4096, "in place: up to the end of the next page");
+	for (int i = 0; i < 8191 - 4000 - 1; i++)
+		sum += cr_u8(c);
+	tap_ok(c->err == 0 && c->pos == 0x40000 + 8191, "in place: through two pages");
+	tap_is_u64(cr_u16(c), (uint16_t)((uint8_t)(8191 * 7) | (uint8_t)(8192 * 7) << 8),
+		   "a u16 across the window end refills");
+	tap_ok(c->wp == b + 8191, "refilled in place");
+
+	/* The end is a hard limit: within the window too, once lowered. */
+	cr_cursor_init(&cur, &mem, 0x40000, 0x40000 + 100);
+	cr_u8(c);
+	tap_is_u64(c->win_hi, 0x40000 + 100, "window clipped to the end");
+	cr_cursor_limit(c, 0x40000 + 5);
+	tap_is_u64(cr_u32(c), (uint32_t)(7 | 14 << 8 | 21 << 16 | 28 << 24), "a u32 up to the new end");
+	tap_is_u64(cr_u8(c), 0, "past the lowered end: 0");
+	tap_is_i64(c->err, -CR_ERANGE, "past the lowered end: -CR_ERANGE");
+	tap_is_u64(c->pos, 0x40000 + 5, "past the lowered end: pos kept");
+	cr_cursor_limit(c, 0x40000 + 50);
+	tap_is_u64(c->end, 0x40000 + 5, "a higher end is ignored");
+
+	/* After an error no inline read succeeds, even inside the old window. */
+	cr_cursor_init(&cur, &mem, 0x40000, 0x40000 + 100);
+	cr_u8(c);
+	cr_skip(c, 1000);
+	tap_is_i64(c->err, -CR_ERANGE, "skip past the end");
+	tap_ok(cr_u8(c) == 0 && cr_u64(c) == 0 && cr_uleb(c) == 0 && cr_sleb(c) == 0 &&
+		       c->pos == 0x40001,
+	       "sticky in place: every read 0, pos kept");
+
+	/* One-byte LEB128s inline, longer ones out of line, both in place. */
+	static const uint8_t leb[] = { 0x05, 0x7f, 0x85, 0x01, 0xff, 0x7e };
+
+	cr_mem_buffer(&mem, 0x50000, leb, sizeof(leb));
+	cr_cursor_init(&cur, &mem, 0x50000, 0x50000 + sizeof(leb));
+	tap_is_u64(cr_uleb(c), 5, "uleb 1 byte");
+	tap_is_i64(cr_sleb(c), -1, "sleb 1 byte, negative");
+	tap_is_u64(cr_uleb(c), 133, "uleb 2 bytes");
+	tap_is_i64(cr_sleb(c), -129, "sleb 2 bytes");
+	tap_ok(c->err == 0 && c->pos == 0x50000 + sizeof(leb), "all consumed");
+	(void)sum;
+}
+
 int main(void)
 {
 	t_fixed();
@@ -416,5 +477,6 @@ int main(void)
 	t_encptr_indirect();
 	t_window();
 	t_faults();
+	t_in_place();
 	return tap_done();
 }
