@@ -265,7 +265,10 @@ static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_
 			return -CR_EFAULT;
 		add_run(f, first << 12, (first + n) << 12);
 	}
-	memcpy(dst, (const void *)(uintptr_t)addr, len);
+	if (len == 8)	/* the common read: a word */
+		__builtin_memcpy(dst, (const void *)(uintptr_t)addr, 8);
+	else if (dst)
+		memcpy(dst, (const void *)(uintptr_t)addr, len);
 	return 0;
 }
 
@@ -281,10 +284,22 @@ static int fast_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t le
 
 	/* Any read inside run 0 (the decoders read a few bytes at a time). */
 	if (f->span[0] && len <= size && addr - f->lo[0] <= size - len) {
-		memcpy(dst, (const void *)(uintptr_t)addr, len);
+		if (len == 8)
+			__builtin_memcpy(dst, (const void *)(uintptr_t)addr, 8);
+		else
+			memcpy(dst, (const void *)(uintptr_t)addr, len);
 		return 0;
 	}
 	return fast_read_slow(f, addr, dst, len);
+}
+
+/* [addr, end) inside one of f's proven runs (the caller checks end > addr). */
+static int in_runs(const struct cr_mem_fast *f, uint64_t addr, uint64_t end)
+{
+	for (unsigned k = 0; k < CR_FAST_RUNS; k++)
+		if (f->span[k] && addr >= f->lo[k] && end <= run_end(f, k))
+			return 1;
+	return 0;
 }
 
 const void *cr_mem_view(const struct cr_mem *m, uint64_t addr, size_t len)
@@ -295,15 +310,18 @@ const void *cr_mem_view(const struct cr_mem *m, uint64_t addr, size_t len)
 		return addr >= m->lo && addr + len <= m->hi ? m->buf + (addr - m->lo) : NULL;
 	if (m->read == fast_read) {
 		struct cr_mem_fast *f = m->priv;
-		uint64_t c, last = (addr + len - 1) >> 12;
-		uint8_t probe[1];
+		uint64_t c, a, last = (addr + len - 1) >> 12;
 
 		if (last - (addr >> 12) > 2)
 			return NULL;
-		/* Each page proven (or in a proven run) by a one-byte read. */
-		for (c = addr >> 12; c <= last; c++)
-			if (fast_read_slow(f, c == addr >> 12 ? addr : c << 12, probe, 1) < 0)
+		if (in_runs(f, addr, addr + len))
+			return (const void *)(uintptr_t)addr;
+		/* Each page proven (or in a proven run) by a one-byte "read". */
+		for (c = addr >> 12; c <= last; c++) {
+			a = c == addr >> 12 ? addr : c << 12;
+			if (!in_runs(f, a, a + 1) && fast_read_slow(f, a, NULL, 1) < 0)
 				return NULL;
+		}
 		return (const void *)(uintptr_t)addr;
 	}
 	return NULL;

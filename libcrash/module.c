@@ -21,15 +21,22 @@ int cr_module_from_phdrs(const struct cr_mem *m, uint64_t bias, uint64_t phdr, u
 			 struct cr_module *mod)
 {
 	uint64_t lo = UINT64_MAX, hi = 0;
+	const Elf64_Phdr *all;
 
 	memset(mod, 0, sizeof(*mod));
 	mod->bias = bias;
 	mod->phdr = phdr;
 	mod->phnum = (uint16_t)phnum;
-	for (unsigned i = 0; i < phnum && i < 256; i++) {
+	if (phnum > 256)
+		phnum = 256;
+	/* In place where the memory lets us (within 3 pages: cr_mem_view), else one read each. */
+	all = cr_mem_view(m, phdr, phnum * sizeof(Elf64_Phdr));
+	for (unsigned i = 0; i < phnum; i++) {
 		Elf64_Phdr ph;
 
-		if (cr_read(m, phdr + i * sizeof(ph), &ph, sizeof(ph)) < 0)
+		if (all)
+			memcpy(&ph, &all[i], sizeof(ph));
+		else if (cr_read(m, phdr + i * sizeof(ph), &ph, sizeof(ph)) < 0)
 			return -CR_EFAULT;
 		switch (ph.p_type) {
 		case PT_LOAD:
@@ -129,11 +136,29 @@ static const struct cr_module *table_find(uint64_t pc)
 	return NULL;
 }
 
-/* A NUL-terminated string of the unwound process, truncated to cap. */
+/*
+ * A NUL-terminated string of the unwound process, truncated to cap: in place
+ * a page at a time where the memory lets us (cr_mem_view), else byte by byte.
+ */
 static void read_str(const struct cr_mem *m, uint64_t addr, char *dst, size_t cap)
 {
-	size_t i = 0;
+	size_t i = 0, n, k;
+	const char *p;
 
+	while (addr && i + 1 < cap) {
+		n = 4096 - ((addr + i) & 4095);
+		if (n > cap - 1 - i)
+			n = cap - 1 - i;
+		if ((p = cr_mem_view(m, addr + i, n)) == NULL)
+			break;
+		for (k = 0; k < n && p[k]; k++)
+			dst[i + k] = p[k];
+		i += k;
+		if (k < n) {
+			dst[i] = 0;
+			return;
+		}
+	}
 	for (; addr && i + 1 < cap; i++)
 		if (cr_read(m, addr + i, &dst[i], 1) < 0 || dst[i] == 0)
 			break;
