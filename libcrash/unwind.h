@@ -89,10 +89,10 @@ int cr_scan_confirm(struct cr_walk *w, const struct cr_regs *out);
  * through f (w->mem must be &f->m): the pcs of frames skip..max-1, as
  * cr_unwind would record them, go to out[0..].  Returns the number of frames
  * (skipped ones included) when it reached the outermost frame or max, or
- * -CR_ENOINFO as soon as a frame is not cached, not of a simple shape, or a
- * check fails: then nothing it wrote counts and the caller walks again with
- * cr_unwind, which fills the cache.  For callers that want return addresses
- * only (crash_backtrace).  AS-safe.
+ * -CR_ENOINFO as soon as a frame has no row of a simple shape (a frame not
+ * cached is decoded into the cache first) or a check fails: then nothing it
+ * wrote counts and the caller walks again with cr_unwind.  For callers that
+ * want return addresses only (crash_backtrace).  AS-safe.
  */
 struct cr_mem_fast;
 int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_regs *start,
