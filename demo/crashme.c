@@ -377,13 +377,22 @@ static void linked_install(void)
  */
 static int pac_active(void)
 {
-	uint64_t v;
+	uint64_t v, p;
 
-	__asm__ volatile("mov x17, x30\n\tmov x30, %1\n\thint #25\n\tmov %0, x30\n\tmov x30, x17"
-			 : "=r"(v)
-			 : "r"((uint64_t)0x400000)
-			 : "x17", "x30");
-	return v != 0x400000;
+	/* A PAC is a keyed hash in the pointer's unused top bits, 7 of them
+	   where the top byte is ignored: one pointer in 128 signs to itself
+	   (this probe failed so, once).  Sixteen pointers: a CPU that signs
+	   leaves all of them unchanged once in 2^112 at most. */
+	for (p = 0x400000; p < 0x400000 + 16 * 0x1000; p += 0x1000) {
+		__asm__ volatile("mov x17, x30\n\tmov x30, %1\n\thint #25\n\tmov %0, x30\n\t"
+				 "mov x30, x17"
+				 : "=r"(v)
+				 : "r"(p)
+				 : "x17", "x30");
+		if (v != p)
+			return 1;
+	}
+	return 0;
 }
 #endif
 

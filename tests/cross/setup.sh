@@ -303,7 +303,9 @@ int main(void)
 	return 0;
 }
 EOF
-	for t in "riscv64 cc-riscv64 -DUNW -lunwind" "riscv64 gcc-riscv64 -DUNW -lunwind" \
+	RV_UNW="-DUNW -lunwind"
+	[ -e "$STAMP/riscv64-unwind" ] || RV_UNW=""
+	for t in "riscv64 cc-riscv64 $RV_UNW" "riscv64 gcc-riscv64 $RV_UNW" \
 		"aarch64 cc-aarch64 -DUNW -lunwind" "loongarch64 cc-loongarch64"; do
 		set -- $t
 		a=$1 cc=$2
