@@ -116,7 +116,7 @@ static int find_sym(const struct cr_mem *m, const struct cr_module *mod, uint64_
 		return 0;
 	}
 	memo->mod_lo = 0;
-	if (cr_sym_find_memo(m, mod, pc, memo != &none ? &memo->file : NULL, &memo->sym) < 0)
+	if (cr_sym_find_memo(m, mod, pc, memo != &none ? &memo->files : NULL, &memo->sym) < 0)
 		return -CR_ENOINFO;
 	memo->mod_lo = mod->lo;
 	*out = &memo->sym;
@@ -146,7 +146,7 @@ void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 	if (!memo) {
 		local.mod_lo = 0;
 		local.nseen = 0;
-		cr_symfile_init(&local.file);
+		cr_symfiles_init(&local.files);
 		memo = &local;
 	}
 	cr_puts(o, "      #");
@@ -182,7 +182,7 @@ void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 	cr_puts(o, cr_engine_name(f->engine));
 	cr_puts(o, "]\n");
 	if (memo == &local)
-		cr_symfile_close(&local.file);
+		cr_symfiles_close(&local.files);
 }
 
 static const char *const stop_text[] = {
@@ -254,7 +254,7 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 	cr_putc(o, '\n');
 	p.memo.mod_lo = 0;
 	p.memo.nseen = 0;
-	cr_symfile_init(&p.memo.file);
+	cr_symfiles_init(&p.memo.files);
 	if (buffered) {
 		unsigned n = t.n;
 
@@ -265,7 +265,7 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 		t.sink = print_sink;
 		walk(c, m, engine, &t);
 	}
-	cr_symfile_close(&p.memo.file);
+	cr_symfiles_close(&p.memo.files);
 }
 
 void cr_report(struct cr_out *o, const struct cr_crash *c)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "elfmem.h"
@@ -128,6 +129,43 @@ static void copy_name(const struct cr_mem *m, uint64_t addr, char *dst, size_t c
 	dst[i] = 0;
 }
 
+/*
+ * The table in place where the reader can prove its pages readable (a
+ * cr_mem_fast: one system call per eight pages, no copy; a buffer), one view
+ * of at most two pages at a time; else copied in chunks.
+ */
+#define SYM_VIEW (4096 / sizeof(Elf64_Sym))	/* 4080 bytes: spans at most two pages */
+static void dynsym_scan(const struct cr_mem *m, uint64_t symtab, uint64_t count, uint64_t bias,
+			uint64_t pc, struct best *b)
+{
+	struct symbuf sb = { .s = NULL };
+
+	for (uint64_t i = 0; i < count;) {
+		uint64_t at = symtab + i * sizeof(Elf64_Sym), k = count - i;
+		const Elf64_Sym *v = NULL;
+
+		if (!sb.s) {
+			k = k < SYM_VIEW ? k : SYM_VIEW;
+			v = cr_mem_view(m, at, k * sizeof(Elf64_Sym));
+			if (v && ((uintptr_t)v & 7))
+				v = NULL;	/* a test buffer at an odd address */
+			if (!v)
+				buf_get(&sb);	/* copies from here on */
+		}
+		if (!v) {
+			k = k < sb.cap ? k : sb.cap;
+			if (cr_read(m, at, sb.s, k * sizeof(Elf64_Sym)) < 0)
+				break;
+			v = sb.s;
+		}
+		for (uint64_t j = 0; j < k; j++)
+			consider(b, &v[j], bias, pc);
+		i += k;
+	}
+	if (sb.s)
+		buf_put(&sb);
+}
+
 int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		  struct cr_sym *out)
 {
@@ -184,18 +222,7 @@ int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t 
 	}
 	if (count > MAX_SYMS)
 		count = MAX_SYMS;
-	struct symbuf sb;
-
-	buf_get(&sb);
-	for (uint64_t i = 0; i < count; i += sb.cap) {
-		uint64_t k = count - i < sb.cap ? count - i : sb.cap;
-
-		if (cr_read(m, symtab + i * sizeof(Elf64_Sym), sb.s, k * sizeof(Elf64_Sym)) < 0)
-			break;
-		for (uint64_t j = 0; j < k; j++)
-			consider(&b, &sb.s[j], mod->bias, pc);
-	}
-	buf_put(&sb);
+	dynsym_scan(m, symtab, count, mod->bias, pc, &b);
 	if (!b.found)
 		return -CR_ENOINFO;
 	out->start = b.start;
@@ -320,16 +347,62 @@ static int symtab_lookup(const struct cr_symfile *sf, const struct cr_module *mo
 	struct best b = { 0 };
 	size_t cap = sizeof(out->name) - 1;
 
-	if (symtab_scan(sf->fd, &sh, mod->bias, pc, &b) < 0 || !b.found || b.name >= sf->str_size)
+	if (sf->map) {
+		const Elf64_Sym *v = (const void *)(sf->map + (sf->sym_off - sf->map_off));
+		uint64_t count = sf->sym_size / sizeof(Elf64_Sym);
+
+		for (uint64_t i = 0; i < count && i < MAX_SYMS; i++)
+			consider(&b, &v[i], mod->bias, pc);
+	} else if (symtab_scan(sf->fd, &sh, mod->bias, pc, &b) < 0) {
+		return -CR_ENOINFO;
+	}
+	if (!b.found || b.name >= sf->str_size)
 		return -CR_ENOINFO;
 	if (sf->str_size - b.name < cap)
 		cap = (size_t)(sf->str_size - b.name);
-	if (pread_all(sf->fd, out->name, cap, sf->str_off + b.name) < 0)
+	if (sf->map) {
+		const char *str = (const char *)sf->map + (sf->str_off - sf->map_off) + b.name;
+		size_t i = 0;
+
+		for (; i < cap && str[i]; i++)
+			out->name[i] = str[i];
+		cap = i;
+	} else if (pread_all(sf->fd, out->name, cap, sf->str_off + b.name) < 0) {
 		return -CR_ENOINFO;
+	}
 	out->name[cap] = 0;
 	out->start = b.start;
 	out->size = b.size;
 	return 0;
+}
+
+/*
+ * Map .symtab and its strings read-only (one mapping over both: they are
+ * usually adjacent), so that lookups scan them in place instead of copying
+ * them with pread at every lookup.  Only ranges inside the file, whose size
+ * is taken now: a page past its end would fault (SIGBUS) instead of failing.
+ * A file truncated while mapped still would: that fault is one inside the
+ * handler (handler.c).  Without a mapping, lookups pread.
+ */
+#define SYM_MAP_MAX (64u << 20)
+static void symtab_map(struct cr_symfile *sf)
+{
+	uint64_t lo = sf->sym_off < sf->str_off ? sf->sym_off : sf->str_off;
+	uint64_t e1 = sf->sym_off + sf->sym_size, e2 = sf->str_off + sf->str_size;
+	uint64_t hi = e1 > e2 ? e1 : e2;
+	off_t size = lseek(sf->fd, 0, SEEK_END);
+	void *p;
+
+	lo &= ~(uint64_t)4095;
+	if (size < 0 || hi > (uint64_t)size || e1 < sf->sym_off || e2 < sf->str_off ||
+	    hi - lo > SYM_MAP_MAX || sf->sym_off % 8)
+		return;
+	p = mmap(NULL, (size_t)(hi - lo), PROT_READ, MAP_PRIVATE, sf->fd, (off_t)lo);
+	if (p == MAP_FAILED)
+		return;
+	sf->map = p;
+	sf->map_off = lo;
+	sf->map_len = hi - lo;
 }
 
 /* Open path into sf if it is the module's file and has a .symtab.  0 or -CR_ENOINFO. */
@@ -338,8 +411,10 @@ static int symtab_open(const char *path, const struct cr_module *mod, struct cr_
 	sf->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (sf->fd < 0)
 		return -CR_ENOINFO;
-	if (symtab_layout(sf->fd, mod, sf) == 0)
+	if (symtab_layout(sf->fd, mod, sf) == 0) {
+		symtab_map(sf);
 		return 0;
+	}
 	close(sf->fd);
 	sf->fd = -1;
 	return -CR_ENOINFO;
@@ -372,6 +447,8 @@ void cr_symfile_init(struct cr_symfile *sf)
 
 void cr_symfile_close(struct cr_symfile *sf)
 {
+	if (sf->map)
+		munmap((void *)(uintptr_t)sf->map, (size_t)sf->map_len);
 	if (sf->fd >= 0)
 		close(sf->fd);
 	cr_symfile_init(sf);
@@ -428,21 +505,49 @@ int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc
 	return cr_sym_find_memo(m, mod, pc, NULL, out);
 }
 
-int cr_sym_find_memo(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
-		     struct cr_symfile *sf, struct cr_sym *out)
+void cr_symfiles_init(struct cr_symfiles *s)
 {
-	struct cr_sym s;
-	int dyn = cr_sym_dynsym(m, mod, pc, &s);
+	for (unsigned i = 0; i < CR_SYMFILES; i++)
+		cr_symfile_init(&s->f[i]);
+	s->next = 0;
+}
+
+void cr_symfiles_close(struct cr_symfiles *s)
+{
+	for (unsigned i = 0; i < CR_SYMFILES; i++)
+		cr_symfile_close(&s->f[i]);
+	s->next = 0;
+}
+
+/* The slot of mod's file: the one it already has, else the oldest. */
+static struct cr_symfile *symfile_slot(struct cr_symfiles *s, const struct cr_module *mod)
+{
+	struct cr_symfile *sf;
+
+	for (unsigned i = 0; i < CR_SYMFILES; i++)
+		if (s->f[i].mod_lo && s->f[i].mod_lo == mod->lo && s->f[i].mod_bias == mod->bias)
+			return &s->f[i];
+	sf = &s->f[s->next % CR_SYMFILES];
+	s->next = (s->next + 1) % CR_SYMFILES;
+	return sf;
+}
+
+int cr_sym_find_memo(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
+		     struct cr_symfiles *s, struct cr_sym *out)
+{
+	struct cr_sym sym;
+	int dyn = cr_sym_dynsym(m, mod, pc, &sym);
 
 	/* .dynsym first (memory, cheap); .symtab when it has nothing sized around pc. */
-	if (dyn == 0 && s.size) {
-		*out = s;
+	if (dyn == 0 && sym.size) {
+		*out = sym;
 		return 0;
 	}
-	if ((sf ? cr_sym_symtab_memo(mod, pc, sf, out) : cr_sym_symtab(mod, pc, out)) == 0)
+	if ((s ? cr_sym_symtab_memo(mod, pc, symfile_slot(s, mod), out)
+	       : cr_sym_symtab(mod, pc, out)) == 0)
 		return 0;
 	if (dyn == 0) {
-		*out = s;
+		*out = sym;
 		return 0;
 	}
 	return -CR_ENOINFO;
