@@ -73,6 +73,28 @@ static void consider(struct best *b, const Elf64_Sym *s, uint64_t bias, uint64_t
 	}
 }
 
+/*
+ * consider() over n symbols.  Most symbols of a large table start above pc
+ * or end below it: those are passed over with two compares, without
+ * consider's type and section checks (it would reject them too).
+ */
+static void consider_all(struct best *b, const Elf64_Sym *v, uint64_t n, uint64_t bias,
+			 uint64_t pc)
+{
+	uint64_t off = pc - bias;
+
+	for (uint64_t j = 0; j < n; j++) {
+		const Elf64_Sym *s = &v[j];
+
+		/* st_value 0 or above pc (then bias + st_value > pc too, for pc >= bias) */
+		if (pc >= bias && s->st_value - 1 >= off)
+			continue;
+		if (pc >= bias && s->st_size && off - s->st_value >= s->st_size)
+			continue;
+		consider(b, s, bias, pc);
+	}
+}
+
 /* A dynamic-section pointer: relocated by ld.so on most arches, not where .dynamic is read-only. */
 static uint64_t dyn_ptr(const struct cr_module *mod, uint64_t v)
 {
@@ -158,8 +180,7 @@ static void dynsym_scan(const struct cr_mem *m, uint64_t symtab, uint64_t count,
 				break;
 			v = sb.s;
 		}
-		for (uint64_t j = 0; j < k; j++)
-			consider(b, &v[j], bias, pc);
+		consider_all(b, v, k, bias, pc);
 		i += k;
 	}
 	if (sb.s)
@@ -300,8 +321,7 @@ static int symtab_scan(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc,
 			ret = -CR_EFAULT;
 			break;
 		}
-		for (uint64_t j = 0; j < k; j++)
-			consider(b, &sb.s[j], bias, pc);
+		consider_all(b, sb.s, k, bias, pc);
 	}
 	buf_put(&sb);
 	return ret;
@@ -351,8 +371,7 @@ static int symtab_lookup(const struct cr_symfile *sf, const struct cr_module *mo
 		const Elf64_Sym *v = (const void *)(sf->map + (sf->sym_off - sf->map_off));
 		uint64_t count = sf->sym_size / sizeof(Elf64_Sym);
 
-		for (uint64_t i = 0; i < count && i < MAX_SYMS; i++)
-			consider(&b, &v[i], mod->bias, pc);
+		consider_all(&b, v, count < MAX_SYMS ? count : MAX_SYMS, mod->bias, pc);
 	} else if (symtab_scan(sf->fd, &sh, mod->bias, pc, &b) < 0) {
 		return -CR_ENOINFO;
 	}
@@ -385,17 +404,35 @@ static int symtab_lookup(const struct cr_symfile *sf, const struct cr_module *mo
  * handler (handler.c).  Without a mapping, lookups pread.
  */
 #define SYM_MAP_MAX (64u << 20)
+#define SYM_ARENA (64u << 10)
+static uint8_t arena[SYM_ARENA] __attribute__((aligned(8)));
+static volatile int arena_busy;
+
 static void symtab_map(struct cr_symfile *sf)
 {
 	uint64_t lo = sf->sym_off < sf->str_off ? sf->sym_off : sf->str_off;
 	uint64_t e1 = sf->sym_off + sf->sym_size, e2 = sf->str_off + sf->str_size;
 	uint64_t hi = e1 > e2 ? e1 : e2;
-	off_t size = lseek(sf->fd, 0, SEEK_END);
+	struct cr_symfiles *o = sf->owner;
+	off_t size;
 	void *p;
 
+	if (e1 < sf->sym_off || e2 < sf->str_off || sf->sym_off % 8)
+		return;
+	if (o && o->arena && hi - lo <= SYM_ARENA - o->used) {
+		/* Small: one pread into the arena (8-byte aligned: the offsets are). */
+		lo &= ~(uint64_t)7;
+		if (pread_all(sf->fd, arena + o->used, (size_t)(hi - lo), lo) < 0)
+			return;
+		sf->map = arena + o->used;
+		sf->map_off = lo;
+		sf->map_len = hi - lo;
+		o->used += (hi - lo + 7) & ~(uint64_t)7;
+		return;
+	}
+	size = lseek(sf->fd, 0, SEEK_END);
 	lo &= ~(uint64_t)4095;
-	if (size < 0 || hi > (uint64_t)size || e1 < sf->sym_off || e2 < sf->str_off ||
-	    hi - lo > SYM_MAP_MAX || sf->sym_off % 8)
+	if (size < 0 || hi > (uint64_t)size || hi - lo > SYM_MAP_MAX)
 		return;
 	p = mmap(NULL, (size_t)(hi - lo), PROT_READ, MAP_PRIVATE, sf->fd, (off_t)lo);
 	if (p == MAP_FAILED)
@@ -403,6 +440,7 @@ static void symtab_map(struct cr_symfile *sf)
 	sf->map = p;
 	sf->map_off = lo;
 	sf->map_len = hi - lo;
+	sf->mapped = 1;
 }
 
 /* Open path into sf if it is the module's file and has a .symtab.  0 or -CR_ENOINFO. */
@@ -447,11 +485,14 @@ void cr_symfile_init(struct cr_symfile *sf)
 
 void cr_symfile_close(struct cr_symfile *sf)
 {
-	if (sf->map)
+	struct cr_symfiles *owner = sf->owner;
+
+	if (sf->mapped)
 		munmap((void *)(uintptr_t)sf->map, (size_t)sf->map_len);
 	if (sf->fd >= 0)
 		close(sf->fd);
 	cr_symfile_init(sf);
+	sf->owner = owner;
 }
 
 int cr_sym_symtab_memo(const struct cr_module *mod, uint64_t pc, struct cr_symfile *sf,
@@ -507,9 +548,13 @@ int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc
 
 void cr_symfiles_init(struct cr_symfiles *s)
 {
-	for (unsigned i = 0; i < CR_SYMFILES; i++)
+	for (unsigned i = 0; i < CR_SYMFILES; i++) {
 		cr_symfile_init(&s->f[i]);
+		s->f[i].owner = s;
+	}
 	s->next = 0;
+	s->used = 0;
+	s->arena = __atomic_exchange_n(&arena_busy, 1, __ATOMIC_ACQUIRE) == 0;
 }
 
 void cr_symfiles_close(struct cr_symfiles *s)
@@ -517,6 +562,10 @@ void cr_symfiles_close(struct cr_symfiles *s)
 	for (unsigned i = 0; i < CR_SYMFILES; i++)
 		cr_symfile_close(&s->f[i]);
 	s->next = 0;
+	s->used = 0;
+	if (s->arena)
+		__atomic_store_n(&arena_busy, 0, __ATOMIC_RELEASE);
+	s->arena = 0;
 }
 
 /* The slot of mod's file: the one it already has, else the oldest. */

@@ -27,8 +27,9 @@ int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc
 /*
  * The symbol file of one module kept open across lookups (one report): its
  * .symtab is found once, and a module without one is not searched again.
- * The .symtab and its strings are mapped read-only when they can be (else
- * read with pread at each lookup).
+ * The .symtab and its strings are mapped read-only, or read once into the
+ * owner's arena when small, where they can be (else read with pread at each
+ * lookup).
  * cr_symfile_init before use, cr_symfile_close after (AS-safe: close, munmap).
  */
 struct cr_symfile {
@@ -38,6 +39,8 @@ struct cr_symfile {
 	uint64_t sym_off, sym_size, str_off, str_size;
 	const uint8_t *map;		/* NULL, or file bytes [map_off, map_off + map_len) */
 	uint64_t map_off, map_len;
+	int mapped;			/* map is an mmap (else a copy in the owner's arena) */
+	struct cr_symfiles *owner;	/* NULL, or the set whose arena small tables go to */
 };
 void cr_symfile_init(struct cr_symfile *sf);
 void cr_symfile_close(struct cr_symfile *sf);
@@ -45,11 +48,15 @@ void cr_symfile_close(struct cr_symfile *sf);
 /*
  * The symbol files of the last few modules of one report (a trace goes
  * executable -> libc -> executable): the oldest is closed for a new one.
+ * Small tables are read once into a static arena (64 KiB, one set at a time:
+ * mapping a small file costs more than reading it), larger ones mapped.
  */
 #define CR_SYMFILES 4
 struct cr_symfiles {
 	struct cr_symfile f[CR_SYMFILES];
 	unsigned next;			/* the slot taken next */
+	int arena;			/* holds the shared arena for small tables */
+	uint64_t used;			/* bytes of it used */
 };
 void cr_symfiles_init(struct cr_symfiles *s);
 void cr_symfiles_close(struct cr_symfiles *s);
