@@ -6,7 +6,11 @@
 
 #include "maps.h"
 
-/* A parser that is fed chunks: the line is kept up to LINE bytes, the rest ignored. */
+/*
+ * A parser that is fed chunks: whole lines are parsed where they lie; only a
+ * line cut by the end of a chunk is kept, up to LINE bytes.  Of every line
+ * the first LINE bytes count, the rest is ignored.
+ */
 #define LINE 192
 
 struct parser {
@@ -15,32 +19,33 @@ struct parser {
 	size_t len;
 };
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 static const char *hex(const char *s, const char *end, uint64_t *v)
 {
 	uint64_t x = 0;
-	int d, n = 0;
+	int n = 0;
 
-	for (; s < end && (d = hexval(*s)) >= 0 && n < 16; s++, n++)
-		x = x << 4 | (uint64_t)d;
+	for (; s < end && n < 16; s++, n++) {
+		unsigned c = (unsigned char)*s, d;
+
+		if (c - '0' < 10)
+			d = c - '0';
+		else if (c - 'a' < 6)
+			d = c - 'a' + 10;
+		else
+			break;
+		x = x << 4 | d;
+	}
 	*v = x;
 	return n ? s : NULL;
 }
 
-/* "lo-hi perms offset dev inode   path" */
-static void parse_line(struct parser *p)
+/* "lo-hi perms offset dev inode   path" in [s, end) */
+static void parse_line(struct cr_maps *t, const char *s, const char *end)
 {
-	const char *s = p->line, *end = p->line + p->len;
 	struct cr_map m = { 0, 0, 0 };
 
+	if (end - s > LINE)
+		end = s + LINE;
 	if (!(s = hex(s, end, &m.lo)) || s >= end || *s++ != '-' || !(s = hex(s, end, &m.hi)))
 		return;
 	if (end - s < 5 || *s != ' ' || m.hi <= m.lo)
@@ -58,41 +63,65 @@ static void parse_line(struct parser *p)
 		s++;
 	if (end - s >= 7 && memcmp(s, "[stack]", 7) == 0)
 		m.flags |= CR_MAP_STACK;
-	if (p->t->n == CR_MAPS_MAX) {
-		p->t->truncated = 1;
+	if (t->n == CR_MAPS_MAX) {
+		t->truncated = 1;
 		return;
 	}
-	p->t->m[p->t->n++] = m;
+	t->m[t->n++] = m;
+}
+
+static void keep(struct parser *p, const char *s, const char *end)
+{
+	while (s < end && p->len < LINE)
+		p->line[p->len++] = *s++;
 }
 
 static void feed(struct parser *p, const char *buf, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		if (buf[i] == '\n') {
-			parse_line(p);
-			p->len = 0;
-		} else if (p->len < LINE) {
-			p->line[p->len++] = buf[i];
+	const char *s = buf, *end = buf + len;
+
+	while (s < end) {
+		const char *nl = s;
+
+		while (nl < end && *nl != '\n')
+			nl++;
+		if (nl == end) {	/* cut: the rest comes with the next chunk */
+			keep(p, s, end);
+			return;
 		}
+		if (p->len) {
+			keep(p, s, nl);
+			parse_line(p->t, p->line, p->line + p->len);
+			p->len = 0;
+		} else {
+			parse_line(p->t, s, nl);
+		}
+		s = nl + 1;
 	}
 }
 
-int cr_maps_parse(struct cr_maps *t, const char *text, size_t len)
+int cr_maps_parse_chunks(struct cr_maps *t, const char *text, size_t len, size_t chunk)
 {
 	struct parser p = { .t = t, .len = 0 };
 
 	t->n = 0;
 	t->truncated = 0;
-	feed(&p, text, len);
+	for (size_t i = 0; i < len; i += chunk)
+		feed(&p, text + i, len - i < chunk ? len - i : chunk);
 	if (p.len)
-		parse_line(&p);
+		parse_line(t, p.line, p.line + p.len);
 	return (int)t->n;
+}
+
+int cr_maps_parse(struct cr_maps *t, const char *text, size_t len)
+{
+	return cr_maps_parse_chunks(t, text, len, len ? len : 1);
 }
 
 int cr_maps_load(struct cr_maps *t)
 {
 	struct parser p = { .t = t, .len = 0 };
-	char buf[1024];
+	char buf[4096];	/* the kernel fills a page per read: few system calls */
 	int fd, saved = errno;
 	ssize_t r;
 
@@ -104,7 +133,7 @@ int cr_maps_load(struct cr_maps *t)
 		errno = saved;
 		return (int)r;
 	}
-	/* Bounded: at most 64 MiB of text (far more than CR_MAPS_MAX lines). */
+	/* Bounded: at most 256 MiB of text (far more than CR_MAPS_MAX lines). */
 	for (int i = 0; i < 65536; i++) {
 		r = read(fd, buf, sizeof(buf));
 		if (r < 0 && errno == EINTR)
@@ -114,7 +143,7 @@ int cr_maps_load(struct cr_maps *t)
 		feed(&p, buf, (size_t)r);
 	}
 	if (p.len)
-		parse_line(&p);
+		parse_line(t, p.line, p.line + p.len);
 	close(fd);
 	errno = saved;
 	return (int)t->n;

@@ -26,8 +26,11 @@ struct cr_maps {
 /* Read /proc/self/maps into t.  Returns the count or -errno.  AS-safe, bounded. */
 int cr_maps_load(struct cr_maps *t);
 
-/* Parse maps text (tests; also used by cr_maps_load per chunk).  Returns the count. */
+/* Parse maps text (tests).  Returns the count. */
 int cr_maps_parse(struct cr_maps *t, const char *text, size_t len);
+
+/* The same, fed chunk bytes at a time as cr_maps_load reads it (lines cut between reads). */
+int cr_maps_parse_chunks(struct cr_maps *t, const char *text, size_t len, size_t chunk);
 
 /* The mapping that contains addr, or NULL (binary search: the kernel lists them sorted). */
 const struct cr_map *cr_maps_find(const struct cr_maps *t, uint64_t addr);

@@ -77,25 +77,70 @@ static void copy_path(char *dst, size_t cap, const char *src)
 	dst[n] = 0;
 }
 
+/*
+ * The executable's path: the loader gives it no name.  Resolved at first use
+ * (a report, a walk), not at install: readlink of /proc/self/exe is the
+ * dearest step of a start-up.  Published once; readers that find it unset
+ * ask the kernel themselves.  AS-safe, lock-free.
+ */
+static uint64_t exe_lo;			/* start of the executable in the table, 0: none */
+static char exe_path[256];
+static volatile int exe_state;		/* 0: unknown, 1: being written, 2: set */
+
+void cr_exe_path(char *dst, size_t cap, int fresh)
+{
+	ssize_t k;
+	int unset = 0;
+
+	if (!fresh && __atomic_load_n(&exe_state, __ATOMIC_ACQUIRE) == 2) {
+		copy_path(dst, cap, exe_path);
+		return;
+	}
+	k = readlink("/proc/self/exe", dst, cap - 1);
+	dst[k > 0 ? k : 0] = 0;
+	if (k > 0 && (size_t)k < sizeof(exe_path) &&
+	    __atomic_compare_exchange_n(&exe_state, &unset, 1, 0, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED)) {
+		memcpy(exe_path, dst, (size_t)k + 1);
+		__atomic_store_n(&exe_state, 2, __ATOMIC_RELEASE);
+	}
+}
+
 static int snap_one(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	const struct cr_mem *m = arg;
+	const Elf64_Phdr *ph = info->dlpi_phdr;
+	uint64_t lo = UINT64_MAX, hi = 0;
 	struct cr_module mod;
+	struct cr_mem m;
 
 	(void)size;
+	(void)arg;
 	if (n_mods >= MAX_MODS)
 		return 1;
-	if (cr_module_from_phdrs(m, info->dlpi_addr, (uintptr_t)info->dlpi_phdr, info->dlpi_phnum,
-				 &mod) < 0)
-		return 0;
-	if (info->dlpi_name && info->dlpi_name[0]) {
-		copy_path(mod.path, sizeof(mod.path), info->dlpi_name);
-	} else if (n_mods == 0) {
-		/* The executable: the loader gives it no name. */
-		ssize_t k = readlink("/proc/self/exe", mod.path, sizeof(mod.path) - 1);
-
-		mod.path[k > 0 ? k : 0] = 0;
+	/*
+	 * Install time: the loader's own program headers and the segments it
+	 * mapped are read in place (a buffer over the PT_LOAD span), without a
+	 * system call per page; the notes read lie inside PT_LOADs.
+	 */
+	for (unsigned i = 0; i < info->dlpi_phnum && i < 256; i++) {
+		if (ph[i].p_type != PT_LOAD)
+			continue;
+		if (info->dlpi_addr + ph[i].p_vaddr < lo)
+			lo = info->dlpi_addr + ph[i].p_vaddr;
+		if (info->dlpi_addr + ph[i].p_vaddr + ph[i].p_memsz > hi)
+			hi = info->dlpi_addr + ph[i].p_vaddr + ph[i].p_memsz;
 	}
+	if (hi <= lo)
+		return 0;
+	cr_mem_buffer(&m, lo, (const void *)(uintptr_t)lo, hi - lo);
+	if ((uintptr_t)ph < lo || (uintptr_t)(ph + info->dlpi_phnum) > hi)
+		m = cr_mem_self;	/* headers outside the image: the checked reader */
+	if (cr_module_from_phdrs(&m, info->dlpi_addr, (uintptr_t)ph, info->dlpi_phnum, &mod) < 0)
+		return 0;
+	if (info->dlpi_name && info->dlpi_name[0])
+		copy_path(mod.path, sizeof(mod.path), info->dlpi_name);
+	else if (n_mods == 0)
+		exe_lo = mod.lo;	/* its path: cr_exe_path() at first use */
 	/* Insertion sort by lo: the table is searched by binary search. */
 	unsigned i = n_mods;
 	while (i > 0 && mods[i - 1].lo > mod.lo) {
@@ -109,12 +154,9 @@ static int snap_one(struct dl_phdr_info *info, size_t size, void *arg)
 
 int cr_modules_snapshot(void)
 {
-	struct cr_mem_fast fast;
-
-	/* Install time, the loader's own pointers: proven pages, few system calls. */
-	cr_mem_fast_init(&fast);
 	__atomic_store_n(&n_mods, 0, __ATOMIC_RELEASE);
-	dl_iterate_phdr(snap_one, &fast.m);
+	exe_lo = 0;
+	dl_iterate_phdr(snap_one, NULL);
 	__atomic_store_n(&n_mods, n_mods, __ATOMIC_RELEASE);
 	return (int)n_mods;
 }
@@ -254,12 +296,8 @@ static int from_link_map(const struct cr_mem *m, uint64_t lm, uint64_t base, uin
 	if ((ret = cr_module_from_phdrs(m, l.l_addr, phdr, phnum, out)) < 0)
 		return ret;
 	read_str(m, (uintptr_t)l.l_name, out->path, sizeof(out->path));
-	if (!out->path[0] && lm == (uintptr_t)_r_debug.r_map) {
-		/* The executable: the loader gives it no name. */
-		ssize_t k = readlink("/proc/self/exe", out->path, sizeof(out->path) - 1);
-
-		out->path[k > 0 ? k : 0] = 0;
-	}
+	if (!out->path[0] && lm == (uintptr_t)_r_debug.r_map)
+		cr_exe_path(out->path, sizeof(out->path), 0);	/* the executable */
 	rt_put(key, out);
 	return pc >= out->lo && pc < out->hi ? 0 : -CR_ENOINFO;
 }
@@ -306,7 +344,7 @@ static int find_dlfo(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
 }
 #endif
 
-int cr_module_find(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
+static int find(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
 {
 	const struct cr_module *t;
 
@@ -321,4 +359,13 @@ int cr_module_find(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
 		return 0;
 	}
 	return cr_module_find_rdebug(m, pc, out);
+}
+
+int cr_module_find(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
+{
+	int ret = find(m, pc, out);
+
+	if (ret == 0 && !out->path[0] && exe_lo && out->lo == exe_lo)
+		cr_exe_path(out->path, sizeof(out->path), 0);
+	return ret;
 }

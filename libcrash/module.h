@@ -23,10 +23,18 @@ struct cr_module {
 };
 
 /*
- * Install time (not AS-safe: dl_iterate_phdr, readlink): record every loaded
- * module.  Returns the count or -errno.
+ * Install time (not AS-safe: dl_iterate_phdr): record every loaded module,
+ * reading the loader's program headers in place.  The executable's path is
+ * left to cr_exe_path() at first use.  Returns the count or -errno.
  */
 int cr_modules_snapshot(void);
+
+/*
+ * The executable's path (readlink of /proc/self/exe) into dst, "" if unknown.
+ * fresh: ask the kernel even when a path is known.  The first path read is
+ * kept for later calls.  AS-safe, lock-free.
+ */
+void cr_exe_path(char *dst, size_t cap, int fresh);
 
 /* The module that contains pc.  0 or -CR_ENOINFO.  AS-safe, lock-free, bounded. */
 int cr_module_find(const struct cr_mem *m, uint64_t pc, struct cr_module *out);

@@ -33,7 +33,7 @@ struct cr_symmemo {
 	struct cr_sym sym;
 	uint64_t seen[64];	/* modules whose build-id was printed (their start) */
 	unsigned nseen;
-	struct cr_symfile file;	/* the last module's .symtab file, kept open */
+	struct cr_symfiles files;	/* the last modules' .symtab files, kept open */
 };
 
 /*

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "elfmem.h"
@@ -72,6 +73,28 @@ static void consider(struct best *b, const Elf64_Sym *s, uint64_t bias, uint64_t
 	}
 }
 
+/*
+ * consider() over n symbols.  Most symbols of a large table start above pc
+ * or end below it: those are passed over with two compares, without
+ * consider's type and section checks (it would reject them too).
+ */
+static void consider_all(struct best *b, const Elf64_Sym *v, uint64_t n, uint64_t bias,
+			 uint64_t pc)
+{
+	uint64_t off = pc - bias;
+
+	for (uint64_t j = 0; j < n; j++) {
+		const Elf64_Sym *s = &v[j];
+
+		/* st_value 0 or above pc (then bias + st_value > pc too, for pc >= bias) */
+		if (pc >= bias && s->st_value - 1 >= off)
+			continue;
+		if (pc >= bias && s->st_size && off - s->st_value >= s->st_size)
+			continue;
+		consider(b, s, bias, pc);
+	}
+}
+
 /* A dynamic-section pointer: relocated by ld.so on most arches, not where .dynamic is read-only. */
 static uint64_t dyn_ptr(const struct cr_module *mod, uint64_t v)
 {
@@ -126,6 +149,42 @@ static void copy_name(const struct cr_mem *m, uint64_t addr, char *dst, size_t c
 		if (cr_read(m, addr + i, &dst[i], 1) < 0 || dst[i] == 0)
 			break;
 	dst[i] = 0;
+}
+
+/*
+ * The table in place where the reader can prove its pages readable (a
+ * cr_mem_fast: one system call per eight pages, no copy; a buffer), one view
+ * of at most two pages at a time; else copied in chunks.
+ */
+#define SYM_VIEW (4096 / sizeof(Elf64_Sym))	/* 4080 bytes: spans at most two pages */
+static void dynsym_scan(const struct cr_mem *m, uint64_t symtab, uint64_t count, uint64_t bias,
+			uint64_t pc, struct best *b)
+{
+	struct symbuf sb = { .s = NULL };
+
+	for (uint64_t i = 0; i < count;) {
+		uint64_t at = symtab + i * sizeof(Elf64_Sym), k = count - i;
+		const Elf64_Sym *v = NULL;
+
+		if (!sb.s) {
+			k = k < SYM_VIEW ? k : SYM_VIEW;
+			v = cr_mem_view(m, at, k * sizeof(Elf64_Sym));
+			if (v && ((uintptr_t)v & 7))
+				v = NULL;	/* a test buffer at an odd address */
+			if (!v)
+				buf_get(&sb);	/* copies from here on */
+		}
+		if (!v) {
+			k = k < sb.cap ? k : sb.cap;
+			if (cr_read(m, at, sb.s, k * sizeof(Elf64_Sym)) < 0)
+				break;
+			v = sb.s;
+		}
+		consider_all(b, v, k, bias, pc);
+		i += k;
+	}
+	if (sb.s)
+		buf_put(&sb);
 }
 
 int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
@@ -184,18 +243,7 @@ int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t 
 	}
 	if (count > MAX_SYMS)
 		count = MAX_SYMS;
-	struct symbuf sb;
-
-	buf_get(&sb);
-	for (uint64_t i = 0; i < count; i += sb.cap) {
-		uint64_t k = count - i < sb.cap ? count - i : sb.cap;
-
-		if (cr_read(m, symtab + i * sizeof(Elf64_Sym), sb.s, k * sizeof(Elf64_Sym)) < 0)
-			break;
-		for (uint64_t j = 0; j < k; j++)
-			consider(&b, &sb.s[j], mod->bias, pc);
-	}
-	buf_put(&sb);
+	dynsym_scan(m, symtab, count, mod->bias, pc, &b);
 	if (!b.found)
 		return -CR_ENOINFO;
 	out->start = b.start;
@@ -273,8 +321,7 @@ static int symtab_scan(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc,
 			ret = -CR_EFAULT;
 			break;
 		}
-		for (uint64_t j = 0; j < k; j++)
-			consider(b, &sb.s[j], bias, pc);
+		consider_all(b, sb.s, k, bias, pc);
 	}
 	buf_put(&sb);
 	return ret;
@@ -320,16 +367,80 @@ static int symtab_lookup(const struct cr_symfile *sf, const struct cr_module *mo
 	struct best b = { 0 };
 	size_t cap = sizeof(out->name) - 1;
 
-	if (symtab_scan(sf->fd, &sh, mod->bias, pc, &b) < 0 || !b.found || b.name >= sf->str_size)
+	if (sf->map) {
+		const Elf64_Sym *v = (const void *)(sf->map + (sf->sym_off - sf->map_off));
+		uint64_t count = sf->sym_size / sizeof(Elf64_Sym);
+
+		consider_all(&b, v, count < MAX_SYMS ? count : MAX_SYMS, mod->bias, pc);
+	} else if (symtab_scan(sf->fd, &sh, mod->bias, pc, &b) < 0) {
+		return -CR_ENOINFO;
+	}
+	if (!b.found || b.name >= sf->str_size)
 		return -CR_ENOINFO;
 	if (sf->str_size - b.name < cap)
 		cap = (size_t)(sf->str_size - b.name);
-	if (pread_all(sf->fd, out->name, cap, sf->str_off + b.name) < 0)
+	if (sf->map) {
+		const char *str = (const char *)sf->map + (sf->str_off - sf->map_off) + b.name;
+		size_t i = 0;
+
+		for (; i < cap && str[i]; i++)
+			out->name[i] = str[i];
+		cap = i;
+	} else if (pread_all(sf->fd, out->name, cap, sf->str_off + b.name) < 0) {
 		return -CR_ENOINFO;
+	}
 	out->name[cap] = 0;
 	out->start = b.start;
 	out->size = b.size;
 	return 0;
+}
+
+/*
+ * Map .symtab and its strings read-only (one mapping over both: they are
+ * usually adjacent), so that lookups scan them in place instead of copying
+ * them with pread at every lookup.  Only ranges inside the file, whose size
+ * is taken now: a page past its end would fault (SIGBUS) instead of failing.
+ * A file truncated while mapped still would: that fault is one inside the
+ * handler (handler.c).  Without a mapping, lookups pread.
+ */
+#define SYM_MAP_MAX (64u << 20)
+#define SYM_ARENA (64u << 10)
+static uint8_t arena[SYM_ARENA] __attribute__((aligned(8)));
+static volatile int arena_busy;
+
+static void symtab_map(struct cr_symfile *sf)
+{
+	uint64_t lo = sf->sym_off < sf->str_off ? sf->sym_off : sf->str_off;
+	uint64_t e1 = sf->sym_off + sf->sym_size, e2 = sf->str_off + sf->str_size;
+	uint64_t hi = e1 > e2 ? e1 : e2;
+	struct cr_symfiles *o = sf->owner;
+	off_t size;
+	void *p;
+
+	if (e1 < sf->sym_off || e2 < sf->str_off || sf->sym_off % 8)
+		return;
+	if (o && o->arena && hi - lo <= SYM_ARENA - o->used) {
+		/* Small: one pread into the arena (8-byte aligned: the offsets are). */
+		lo &= ~(uint64_t)7;
+		if (pread_all(sf->fd, arena + o->used, (size_t)(hi - lo), lo) < 0)
+			return;
+		sf->map = arena + o->used;
+		sf->map_off = lo;
+		sf->map_len = hi - lo;
+		o->used += (hi - lo + 7) & ~(uint64_t)7;
+		return;
+	}
+	size = lseek(sf->fd, 0, SEEK_END);
+	lo &= ~(uint64_t)4095;
+	if (size < 0 || hi > (uint64_t)size || hi - lo > SYM_MAP_MAX)
+		return;
+	p = mmap(NULL, (size_t)(hi - lo), PROT_READ, MAP_PRIVATE, sf->fd, (off_t)lo);
+	if (p == MAP_FAILED)
+		return;
+	sf->map = p;
+	sf->map_off = lo;
+	sf->map_len = hi - lo;
+	sf->mapped = 1;
 }
 
 /* Open path into sf if it is the module's file and has a .symtab.  0 or -CR_ENOINFO. */
@@ -338,8 +449,10 @@ static int symtab_open(const char *path, const struct cr_module *mod, struct cr_
 	sf->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (sf->fd < 0)
 		return -CR_ENOINFO;
-	if (symtab_layout(sf->fd, mod, sf) == 0)
+	if (symtab_layout(sf->fd, mod, sf) == 0) {
+		symtab_map(sf);
 		return 0;
+	}
 	close(sf->fd);
 	sf->fd = -1;
 	return -CR_ENOINFO;
@@ -372,9 +485,14 @@ void cr_symfile_init(struct cr_symfile *sf)
 
 void cr_symfile_close(struct cr_symfile *sf)
 {
+	struct cr_symfiles *owner = sf->owner;
+
+	if (sf->mapped)
+		munmap((void *)(uintptr_t)sf->map, (size_t)sf->map_len);
 	if (sf->fd >= 0)
 		close(sf->fd);
 	cr_symfile_init(sf);
+	sf->owner = owner;
 }
 
 int cr_sym_symtab_memo(const struct cr_module *mod, uint64_t pc, struct cr_symfile *sf,
@@ -428,21 +546,57 @@ int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc
 	return cr_sym_find_memo(m, mod, pc, NULL, out);
 }
 
-int cr_sym_find_memo(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
-		     struct cr_symfile *sf, struct cr_sym *out)
+void cr_symfiles_init(struct cr_symfiles *s)
 {
-	struct cr_sym s;
-	int dyn = cr_sym_dynsym(m, mod, pc, &s);
+	for (unsigned i = 0; i < CR_SYMFILES; i++) {
+		cr_symfile_init(&s->f[i]);
+		s->f[i].owner = s;
+	}
+	s->next = 0;
+	s->used = 0;
+	s->arena = __atomic_exchange_n(&arena_busy, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+void cr_symfiles_close(struct cr_symfiles *s)
+{
+	for (unsigned i = 0; i < CR_SYMFILES; i++)
+		cr_symfile_close(&s->f[i]);
+	s->next = 0;
+	s->used = 0;
+	if (s->arena)
+		__atomic_store_n(&arena_busy, 0, __ATOMIC_RELEASE);
+	s->arena = 0;
+}
+
+/* The slot of mod's file: the one it already has, else the oldest. */
+static struct cr_symfile *symfile_slot(struct cr_symfiles *s, const struct cr_module *mod)
+{
+	struct cr_symfile *sf;
+
+	for (unsigned i = 0; i < CR_SYMFILES; i++)
+		if (s->f[i].mod_lo && s->f[i].mod_lo == mod->lo && s->f[i].mod_bias == mod->bias)
+			return &s->f[i];
+	sf = &s->f[s->next % CR_SYMFILES];
+	s->next = (s->next + 1) % CR_SYMFILES;
+	return sf;
+}
+
+int cr_sym_find_memo(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
+		     struct cr_symfiles *s, struct cr_sym *out)
+{
+	struct cr_sym sym;
+	int dyn = cr_sym_dynsym(m, mod, pc, &sym);
 
 	/* .dynsym first (memory, cheap); .symtab when it has nothing sized around pc. */
-	if (dyn == 0 && s.size) {
-		*out = s;
+	if (dyn == 0 && sym.size) {
+		*out = sym;
 		return 0;
 	}
-	if ((sf ? cr_sym_symtab_memo(mod, pc, sf, out) : cr_sym_symtab(mod, pc, out)) == 0)
+	if ((s ? cr_sym_symtab_memo(mod, pc, symfile_slot(s, mod), out)
+	       : cr_sym_symtab(mod, pc, out)) == 0)
 		return 0;
 	if (dyn == 0) {
-		*out = s;
+		*out = sym;
 		return 0;
 	}
 	return -CR_ENOINFO;

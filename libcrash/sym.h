@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Our own symbolizer: .dynsym read from memory through PT_DYNAMIC, then
- * .symtab read from the module's file with open/pread (static functions).
- * AS-safe (open, pread, close only), bounded, no loader lock.  dladdr is not
+ * Our own symbolizer: .dynsym read from memory through PT_DYNAMIC (in place
+ * where the reader proves its pages), then .symtab from the module's file
+ * (static functions), mapped read-only or read with pread.
+ * AS-safe (open, pread, lseek, mmap, munmap, close only), bounded, no loader lock.  dladdr is not
  * used in the signal path: it takes the loader's lock and sees only .dynsym,
  * which this reader covers.
  */
@@ -26,20 +27,43 @@ int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc
 /*
  * The symbol file of one module kept open across lookups (one report): its
  * .symtab is found once, and a module without one is not searched again.
- * cr_symfile_init before use, cr_symfile_close after (AS-safe: close).
+ * The .symtab and its strings are mapped read-only, or read once into the
+ * owner's arena when small, where they can be (else read with pread at each
+ * lookup).
+ * cr_symfile_init before use, cr_symfile_close after (AS-safe: close, munmap).
  */
 struct cr_symfile {
 	uint64_t mod_lo, mod_bias;	/* the module (mod_lo 0: none yet) */
 	int fd;				/* -1: no file with a .symtab */
 	int main;			/* fd is the module's own file (not its debug file) */
 	uint64_t sym_off, sym_size, str_off, str_size;
+	const uint8_t *map;		/* NULL, or file bytes [map_off, map_off + map_len) */
+	uint64_t map_off, map_len;
+	int mapped;			/* map is an mmap (else a copy in the owner's arena) */
+	struct cr_symfiles *owner;	/* NULL, or the set whose arena small tables go to */
 };
 void cr_symfile_init(struct cr_symfile *sf);
 void cr_symfile_close(struct cr_symfile *sf);
 
-/* cr_sym_find with the .symtab file kept in sf (NULL: opened for this lookup). */
+/*
+ * The symbol files of the last few modules of one report (a trace goes
+ * executable -> libc -> executable): the oldest is closed for a new one.
+ * Small tables are read once into a static arena (64 KiB, one set at a time:
+ * mapping a small file costs more than reading it), larger ones mapped.
+ */
+#define CR_SYMFILES 4
+struct cr_symfiles {
+	struct cr_symfile f[CR_SYMFILES];
+	unsigned next;			/* the slot taken next */
+	int arena;			/* holds the shared arena for small tables */
+	uint64_t used;			/* bytes of it used */
+};
+void cr_symfiles_init(struct cr_symfiles *s);
+void cr_symfiles_close(struct cr_symfiles *s);
+
+/* cr_sym_find with the .symtab files kept in s (NULL: opened for this lookup). */
 int cr_sym_find_memo(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
-		     struct cr_symfile *sf, struct cr_sym *out);
+		     struct cr_symfiles *s, struct cr_sym *out);
 
 /* The parts, for tests. */
 int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,

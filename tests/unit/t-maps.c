@@ -50,6 +50,24 @@ int main(void)
 	tap_is_u64((uint64_t)cr_maps_parse(&t, big, k), 2, "long line");
 	tap_is_u64(t.m[1].flags, CR_MAP_R | CR_MAP_W | CR_MAP_STACK, "line after a long one");
 
+	/* Lines cut between reads, at every position: the same table. */
+	int same = 1;
+	for (size_t chunk = 1; chunk < sizeof(text); chunk++) {
+		struct cr_map first[7];
+
+		cr_maps_parse(&t, text, sizeof(text) - 1);
+		memcpy(first, t.m, sizeof(first));
+		if (cr_maps_parse_chunks(&t, text, sizeof(text) - 1, chunk) != 7)
+			same = 0;
+		for (int i = 0; i < 7; i++)
+			if (first[i].lo != t.m[i].lo || first[i].hi != t.m[i].hi ||
+			    first[i].flags != t.m[i].flags)
+				same = 0;
+	}
+	tap_ok(same, "chunked parse equals whole parse for every chunk size");
+	tap_is_u64((uint64_t)cr_maps_parse_chunks(&t, big, k, 7), 2, "long line, cut in chunks");
+	tap_is_u64(t.m[1].flags, CR_MAP_R | CR_MAP_W | CR_MAP_STACK, "line after a long one, chunks");
+
 	/* The live file: our own code is executable, our stack is a stack. */
 	int local = 0;
 	tap_ok(cr_maps_load(&t) > 5, "live maps load");
