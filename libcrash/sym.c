@@ -419,8 +419,9 @@ static void symtab_map(struct cr_symfile *sf)
 
 	if (e1 < sf->sym_off || e2 < sf->str_off || sf->sym_off % 8)
 		return;
-	if (o && o->arena && hi - lo <= SYM_ARENA - o->used) {
-		/* Small: one pread into the arena (8-byte aligned: the offsets are). */
+	/* Small: one pread into the arena, from an 8-byte boundary (the symbols'
+	   is one), the alignment counted in the size check. */
+	if (o && o->arena && hi - (lo & ~(uint64_t)7) <= SYM_ARENA - o->used) {
 		lo &= ~(uint64_t)7;
 		if (pread_all(sf->fd, arena + o->used, (size_t)(hi - lo), lo) < 0)
 			return;
