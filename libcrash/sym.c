@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "elfmem.h"
@@ -367,8 +366,8 @@ static int symtab_lookup(const struct cr_symfile *sf, const struct cr_module *mo
 	struct best b = { 0 };
 	size_t cap = sizeof(out->name) - 1;
 
-	if (sf->map) {
-		const Elf64_Sym *v = (const void *)(sf->map + (sf->sym_off - sf->map_off));
+	if (sf->tab) {
+		const Elf64_Sym *v = (const void *)(sf->tab + (sf->sym_off - sf->tab_off));
 		uint64_t count = sf->sym_size / sizeof(Elf64_Sym);
 
 		consider_all(&b, v, count < MAX_SYMS ? count : MAX_SYMS, mod->bias, pc);
@@ -379,8 +378,8 @@ static int symtab_lookup(const struct cr_symfile *sf, const struct cr_module *mo
 		return -CR_ENOINFO;
 	if (sf->str_size - b.name < cap)
 		cap = (size_t)(sf->str_size - b.name);
-	if (sf->map) {
-		const char *str = (const char *)sf->map + (sf->str_off - sf->map_off) + b.name;
+	if (sf->tab) {
+		const char *str = (const char *)sf->tab + (sf->str_off - sf->tab_off) + b.name;
 		size_t i = 0;
 
 		for (; i < cap && str[i]; i++)
@@ -396,52 +395,36 @@ static int symtab_lookup(const struct cr_symfile *sf, const struct cr_module *mo
 }
 
 /*
- * Map .symtab and its strings read-only (one mapping over both: they are
- * usually adjacent), so that lookups scan them in place instead of copying
- * them with pread at every lookup.  Only ranges inside the file, whose size
- * is taken now: a page past its end would fault (SIGBUS) instead of failing.
- * A file truncated while mapped still would: that fault is one inside the
- * handler (handler.c).  Without a mapping, lookups pread.
+ * .symtab and its strings read once (one pread over both: they are usually
+ * adjacent) into a static arena, so that the lookups of one report scan them
+ * in place instead of reading them again at every lookup.  pread only (POSIX
+ * async-signal-safe): no mapping, so a file truncated meanwhile is a short
+ * read, not a fault.  The arena is one report's at a time and sized for
+ * glibc's debug file (~370 KiB of symbols and strings); .bss, so untouched
+ * it costs no memory.  Tables that do not fit, or a report without the
+ * arena, pread at each lookup.
  */
-#define SYM_MAP_MAX (64u << 20)
-#define SYM_ARENA (64u << 10)
+#define SYM_ARENA (512u << 10)
 static uint8_t arena[SYM_ARENA] __attribute__((aligned(8)));
 static volatile int arena_busy;
 
-static void symtab_map(struct cr_symfile *sf)
+static void symtab_load(struct cr_symfile *sf)
 {
 	uint64_t lo = sf->sym_off < sf->str_off ? sf->sym_off : sf->str_off;
 	uint64_t e1 = sf->sym_off + sf->sym_size, e2 = sf->str_off + sf->str_size;
 	uint64_t hi = e1 > e2 ? e1 : e2;
 	struct cr_symfiles *o = sf->owner;
-	off_t size;
-	void *p;
 
-	if (e1 < sf->sym_off || e2 < sf->str_off || sf->sym_off % 8)
+	if (e1 < sf->sym_off || e2 < sf->str_off || sf->sym_off % 8 || !o || !o->arena)
 		return;
-	/* Small: one pread into the arena, from an 8-byte boundary (the symbols'
-	   is one), the alignment counted in the size check. */
-	if (o && o->arena && hi - (lo & ~(uint64_t)7) <= SYM_ARENA - o->used) {
-		lo &= ~(uint64_t)7;
-		if (pread_all(sf->fd, arena + o->used, (size_t)(hi - lo), lo) < 0)
-			return;
-		sf->map = arena + o->used;
-		sf->map_off = lo;
-		sf->map_len = hi - lo;
-		o->used += (hi - lo + 7) & ~(uint64_t)7;
+	/* From an 8-byte boundary (the symbols' is one), counted in the size check. */
+	lo &= ~(uint64_t)7;
+	if (hi - lo > SYM_ARENA - o->used ||
+	    pread_all(sf->fd, arena + o->used, (size_t)(hi - lo), lo) < 0)
 		return;
-	}
-	size = lseek(sf->fd, 0, SEEK_END);
-	lo &= ~(uint64_t)4095;
-	if (size < 0 || hi > (uint64_t)size || hi - lo > SYM_MAP_MAX)
-		return;
-	p = mmap(NULL, (size_t)(hi - lo), PROT_READ, MAP_PRIVATE, sf->fd, (off_t)lo);
-	if (p == MAP_FAILED)
-		return;
-	sf->map = p;
-	sf->map_off = lo;
-	sf->map_len = hi - lo;
-	sf->mapped = 1;
+	sf->tab = arena + o->used;
+	sf->tab_off = lo;
+	o->used += (hi - lo + 7) & ~(uint64_t)7;
 }
 
 /* Open path into sf if it is the module's file and has a .symtab.  0 or -CR_ENOINFO. */
@@ -451,7 +434,7 @@ static int symtab_open(const char *path, const struct cr_module *mod, struct cr_
 	if (sf->fd < 0)
 		return -CR_ENOINFO;
 	if (symtab_layout(sf->fd, mod, sf) == 0) {
-		symtab_map(sf);
+		symtab_load(sf);
 		return 0;
 	}
 	close(sf->fd);
@@ -488,8 +471,6 @@ void cr_symfile_close(struct cr_symfile *sf)
 {
 	struct cr_symfiles *owner = sf->owner;
 
-	if (sf->mapped)
-		munmap((void *)(uintptr_t)sf->map, (size_t)sf->map_len);
 	if (sf->fd >= 0)
 		close(sf->fd);
 	cr_symfile_init(sf);

@@ -2,8 +2,8 @@
 /*
  * Our own symbolizer: .dynsym read from memory through PT_DYNAMIC (in place
  * where the reader proves its pages), then .symtab from the module's file
- * (static functions), mapped read-only or read with pread.
- * AS-safe (open, pread, lseek, mmap, munmap, close only), bounded, no loader lock.  dladdr is not
+ * (static functions) with pread.
+ * AS-safe (open, pread, close only), bounded, no loader lock.  dladdr is not
  * used in the signal path: it takes the loader's lock and sees only .dynsym,
  * which this reader covers.
  */
@@ -27,19 +27,17 @@ int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc
 /*
  * The symbol file of one module kept open across lookups (one report): its
  * .symtab is found once, and a module without one is not searched again.
- * The .symtab and its strings are mapped read-only, or read once into the
- * owner's arena when small, where they can be (else read with pread at each
- * lookup).
- * cr_symfile_init before use, cr_symfile_close after (AS-safe: close, munmap).
+ * The .symtab and its strings are read once into the owner's arena where
+ * they fit (else read with pread at each lookup).
+ * cr_symfile_init before use, cr_symfile_close after (AS-safe: close).
  */
 struct cr_symfile {
 	uint64_t mod_lo, mod_bias;	/* the module (mod_lo 0: none yet) */
 	int fd;				/* -1: no file with a .symtab */
 	int main;			/* fd is the module's own file (not its debug file) */
 	uint64_t sym_off, sym_size, str_off, str_size;
-	const uint8_t *map;		/* NULL, or file bytes [map_off, map_off + map_len) */
-	uint64_t map_off, map_len;
-	int mapped;			/* map is an mmap (else a copy in the owner's arena) */
+	const uint8_t *tab;		/* NULL, or the file's bytes from tab_off on, in the arena */
+	uint64_t tab_off;
 	struct cr_symfiles *owner;	/* NULL, or the set whose arena small tables go to */
 };
 void cr_symfile_init(struct cr_symfile *sf);
@@ -48,8 +46,8 @@ void cr_symfile_close(struct cr_symfile *sf);
 /*
  * The symbol files of the last few modules of one report (a trace goes
  * executable -> libc -> executable): the oldest is closed for a new one.
- * Small tables are read once into a static arena (64 KiB, one set at a time:
- * mapping a small file costs more than reading it), larger ones mapped.
+ * Their tables are read once into a static arena (512 KiB, one set at a
+ * time).
  */
 #define CR_SYMFILES 4
 struct cr_symfiles {

@@ -130,6 +130,45 @@ int main(void)
 			       strncmp(sym.name, "__strlen", 8) == 0,
 		       "strlen's IFUNC target named from the build-id debug file");
 
+	/* A report's symbol files: the first set of a report holds the arena,
+	   and a table read into it once serves every lookup; a set without it
+	   (a second report at the same time) reads with pread at each lookup.
+	   Both name alike. */
+	struct cr_symfiles held, other;
+	struct cr_sym s1, s2;
+
+	cr_symfiles_init(&held);
+	cr_symfiles_init(&other);
+	tap_ok(held.arena && !other.arena, "one set at a time holds the arena");
+	pc = (uintptr_t)&static_fn + 2;
+	cr_module_find(&cr_mem_self, pc, &mod);
+	tap_ok(cr_sym_find_memo(&cr_mem_self, &mod, pc, &held, &s1) == 0 &&
+		       cr_sym_find_memo(&cr_mem_self, &mod, pc, &other, &s2) == 0,
+	       "static function through both sets");
+	tap_ok(strcmp(s1.name, "static_fn") == 0 && strcmp(s2.name, "static_fn") == 0 &&
+		       s1.start == s2.start && s1.size == s2.size,
+	       "arena and pread name it alike");
+	int in_arena = 0, in_file = 0;
+
+	for (unsigned i = 0; i < CR_SYMFILES; i++) {
+		in_arena += held.f[i].fd >= 0 && held.f[i].tab != NULL;
+		in_file += other.f[i].fd >= 0 && other.f[i].tab == NULL;
+	}
+	tap_ok(in_arena == 1 && in_file == 1, "the table is in the arena, or read from the file");
+	pc = (uintptr_t)&strlen + 1;
+	cr_module_find(&cr_mem_self, pc, &mod);
+	if (mod.build_id_len && access(dbg, R_OK) == 0 && strstr(mod.path, "/libc.so"))
+		tap_ok(cr_sym_find_memo(&cr_mem_self, &mod, pc, &held, &s1) == 0 &&
+			       cr_sym_find_memo(&cr_mem_self, &mod, pc, &other, &s2) == 0 &&
+			       strcmp(s1.name, s2.name) == 0 && s1.start == s2.start &&
+			       strncmp(s1.name, "__strlen", 8) == 0,
+		       "libc's debug file: arena and pread agree");
+	cr_symfiles_close(&other);
+	cr_symfiles_close(&held);
+	cr_symfiles_init(&other);
+	tap_ok(other.arena, "the arena is free again after close");
+	cr_symfiles_close(&other);
+
 	/* Build-ids: present and as long as the linker made them (SHA1: 20). */
 	cr_module_find(&cr_mem_self, (uintptr_t)&static_fn, &mod);
 	tap_is_u64(mod.build_id_len, 20, "executable build-id length");
