@@ -17,6 +17,15 @@
 static struct cr_module mods[MAX_MODS];
 static unsigned n_mods;
 
+/* Widen [*lo, *hi) to a PT_LOAD's memory image. */
+static void load_span(const Elf64_Phdr *ph, uint64_t bias, uint64_t *lo, uint64_t *hi)
+{
+	if (bias + ph->p_vaddr < *lo)
+		*lo = bias + ph->p_vaddr;
+	if (bias + ph->p_vaddr + ph->p_memsz > *hi)
+		*hi = bias + ph->p_vaddr + ph->p_memsz;
+}
+
 int cr_module_from_phdrs(const struct cr_mem *m, uint64_t bias, uint64_t phdr, unsigned phnum,
 			 struct cr_module *mod)
 {
@@ -40,10 +49,7 @@ int cr_module_from_phdrs(const struct cr_mem *m, uint64_t bias, uint64_t phdr, u
 			return -CR_EFAULT;
 		switch (ph.p_type) {
 		case PT_LOAD:
-			if (bias + ph.p_vaddr < lo)
-				lo = bias + ph.p_vaddr;
-			if (bias + ph.p_vaddr + ph.p_memsz > hi)
-				hi = bias + ph.p_vaddr + ph.p_memsz;
+			load_span(&ph, bias, &lo, &hi);
 			break;
 		case PT_GNU_EH_FRAME:
 			mod->eh_hdr = bias + ph.p_vaddr;
@@ -122,14 +128,9 @@ static int snap_one(struct dl_phdr_info *info, size_t size, void *arg)
 	 * mapped are read in place (a buffer over the PT_LOAD span), without a
 	 * system call per page; the notes read lie inside PT_LOADs.
 	 */
-	for (unsigned i = 0; i < info->dlpi_phnum && i < 256; i++) {
-		if (ph[i].p_type != PT_LOAD)
-			continue;
-		if (info->dlpi_addr + ph[i].p_vaddr < lo)
-			lo = info->dlpi_addr + ph[i].p_vaddr;
-		if (info->dlpi_addr + ph[i].p_vaddr + ph[i].p_memsz > hi)
-			hi = info->dlpi_addr + ph[i].p_vaddr + ph[i].p_memsz;
-	}
+	for (unsigned i = 0; i < info->dlpi_phnum && i < 256; i++)
+		if (ph[i].p_type == PT_LOAD)
+			load_span(&ph[i], info->dlpi_addr, &lo, &hi);
 	if (hi <= lo)
 		return 0;
 	cr_mem_buffer(&m, lo, (const void *)(uintptr_t)lo, hi - lo);

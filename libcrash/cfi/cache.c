@@ -100,17 +100,17 @@ void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 {
 	struct cr_cache_slot *s = slot_of(pc);
 	struct cr_crow old;
-	uint64_t seq, opc, omod;
+	uint64_t opc, omod;
 
 	/* Never a pc in page 0, which is never mapped: the trace loop relies on it. */
 	if (!cr_cache_enabled || pc < 4096)
 		return;
-	/* What is at home, read as a reader would, goes to the other slot. */
-	seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+	/* Another pc's row at home, read as a reader would (get_slot checks that
+	   the key read here is the slot's), goes to the other slot. */
 	opc = __atomic_load_n(&s->pc, __ATOMIC_RELAXED);
 	omod = __atomic_load_n(&s->mod, __ATOMIC_RELAXED);
 	memset(&old, 0, sizeof(old));
-	if (seq && !(seq & 1) && (opc != pc || omod != mod) && get_slot(s, opc, omod, &old) == 0)
+	if ((opc != pc || omod != mod) && get_slot(s, opc, omod, &old) == 0)
 		put_slot(other_of(s), opc, omod, &old);
 	put_slot(s, pc, mod, c);
 }
