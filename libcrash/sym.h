@@ -46,8 +46,8 @@ void cr_symfile_close(struct cr_symfile *sf);
 /*
  * The symbol files of the last few modules of one report (a trace goes
  * executable -> libc -> executable): the oldest is closed for a new one.
- * Their tables are read once into a static arena (512 KiB, one set at a
- * time).
+ * Their small tables are read once into a static arena (64 KiB, one set at
+ * a time).
  */
 #define CR_SYMFILES 4
 struct cr_symfiles {
