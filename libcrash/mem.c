@@ -154,27 +154,31 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
 }
 
 /*
- * Prove chunk c and up to CR_PROVE_AHEAD - 1 chunks above it in one system
- * call: a byte of each, as separate remote iovecs.  The kernel copies them in
- * order and stops at the first that is not readable (process_vm_readv(2):
- * partial transfers at iovec granularity), so the byte count is the number of
- * readable chunks in a row from c.  Returns it (0: c is not readable).  With
- * the pipe fallback (no process_vm_readv: qemu-user), one read per chunk, at
- * least the `want` chunks the read needs.
+ * Prove chunk c and the chunks above it, at least CR_PROVE_AHEAD and at least
+ * want (at most CR_PROVE_MAX), in one system call: a byte of each, as separate
+ * remote iovecs.  The kernel copies them in order and stops at the first that
+ * is not readable (process_vm_readv(2): partial transfers at iovec
+ * granularity), so the byte count is the number of readable chunks in a row
+ * from c.  Returns it (0: c is not readable).  With the pipe fallback (no
+ * process_vm_readv: qemu-user), one read per chunk, at least the `want`
+ * chunks the read needs.
  */
 #define CR_PROVE_AHEAD 8
+#define CR_PROVE_MAX 32
 static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 {
-	struct iovec local, remote[CR_PROVE_AHEAD];
-	uint8_t bytes[CR_PROVE_AHEAD];
-	unsigned n = 0;
+	struct iovec local, remote[CR_PROVE_MAX];
+	uint8_t bytes[CR_PROVE_MAX];
+	unsigned n = 0, k;
 	ssize_t got;
 	int saved;
 
-	if (c == 0 || c >= (UINT64_MAX >> 12) - CR_PROVE_AHEAD)	/* chunk 0 is never mapped */
+	if (c == 0 || c >= (UINT64_MAX >> 12) - CR_PROVE_MAX)	/* chunk 0 is never mapped */
 		return 0;
 	if (mem_method == 0)
 		cr_mem_init();
+	if (want > CR_PROVE_MAX)
+		want = CR_PROVE_MAX;
 	if (mem_method != MEM_VMREADV) {
 		/* One read per page (the pipe fallback has no scatter list). */
 		while (n < want && n < CR_PROVE_AHEAD &&
@@ -185,15 +189,15 @@ static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 	saved = errno;
 	if (f->pid == 0)
 		f->pid = (long)syscall(SYS_getpid);
-	for (unsigned i = 0; i < CR_PROVE_AHEAD; i++) {
+	k = want > CR_PROVE_AHEAD ? want : CR_PROVE_AHEAD;
+	for (unsigned i = 0; i < k; i++) {
 		remote[i].iov_base = (void *)(uintptr_t)((c + i) << 12);
 		remote[i].iov_len = 1;
 	}
 	local.iov_base = bytes;
-	local.iov_len = sizeof(bytes);
-	got = syscall(SYS_process_vm_readv, f->pid, &local, 1UL, remote,
-		      (unsigned long)CR_PROVE_AHEAD, 0UL);
-	if (got > 0 && got <= CR_PROVE_AHEAD)
+	local.iov_len = k;
+	got = syscall(SYS_process_vm_readv, f->pid, &local, 1UL, remote, (unsigned long)k, 0UL);
+	if (got > 0 && got <= (ssize_t)k)
 		n = (unsigned)got;
 	errno = saved;
 	return n;
@@ -302,28 +306,53 @@ static int in_runs(const struct cr_mem_fast *f, uint64_t addr, uint64_t end)
 	return 0;
 }
 
+/* The end of the proven run that holds addr (its chunks end there), 0: none. */
+static uint64_t covered_to(const struct cr_mem_fast *f, uint64_t addr)
+{
+	for (unsigned k = 0; k < CR_FAST_RUNS; k++)
+		if (f->span[k] && addr - f->lo[k] < f->span[k] + 7)
+			return run_end(f, k);
+	return 0;
+}
+
+/* cr_mem_view's proofs: the chunks of [addr, addr + len) not yet proven. */
+static __attribute__((noinline)) const void *view_prove(struct cr_mem_fast *f, uint64_t addr,
+							 size_t len)
+{
+	uint64_t c, a, e, first = addr >> 12, last = (addr + len - 1) >> 12;
+	unsigned n, k;
+
+	if (last - first >= CR_VIEW_PAGES)
+		return NULL;
+	/* As many chunks in a system call as it takes. */
+	for (c = first, k = 0; c <= last && k < CR_VIEW_PAGES; k++) {
+		a = c == first ? addr : c << 12;
+		if ((e = covered_to(f, a)) != 0) {
+			c = e >> 12;	/* runs are whole chunks: e is past c */
+			continue;
+		}
+		n = prove(f, c, (unsigned)(last - c + 1));
+		if (n == 0)
+			return NULL;
+		add_run(f, c << 12, (c + n) << 12);
+		c += n;
+	}
+	return c > last ? (const void *)(uintptr_t)addr : NULL;
+}
+
 const void *cr_mem_view(const struct cr_mem *m, uint64_t addr, size_t len)
 {
 	if (len == 0 || addr + len < addr || m->fail_at)
 		return NULL;	/* (fault injection goes through read) */
-	if (m->buf && m->read == buffer_read)	/* (a test's own read hook: through it) */
-		return addr >= m->lo && addr + len <= m->hi ? m->buf + (addr - m->lo) : NULL;
 	if (m->read == fast_read) {
 		struct cr_mem_fast *f = m->priv;
-		uint64_t c, a, last = (addr + len - 1) >> 12;
 
-		if (last - (addr >> 12) > 2)
-			return NULL;
 		if (in_runs(f, addr, addr + len))
 			return (const void *)(uintptr_t)addr;
-		/* Each page proven (or in a proven run) by a one-byte "read". */
-		for (c = addr >> 12; c <= last; c++) {
-			a = c == addr >> 12 ? addr : c << 12;
-			if (!in_runs(f, a, a + 1) && fast_read_slow(f, a, NULL, 1) < 0)
-				return NULL;
-		}
-		return (const void *)(uintptr_t)addr;
+		return view_prove(f, addr, len);
 	}
+	if (m->buf && m->read == buffer_read)	/* (a test's own read hook: through it) */
+		return addr >= m->lo && addr + len <= m->hi ? m->buf + (addr - m->lo) : NULL;
 	return NULL;
 }
 

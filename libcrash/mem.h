@@ -82,10 +82,12 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
 
 /*
  * [addr, addr + len) readable in place: a pointer to it (buffer-backed memory,
- * or pages a cr_mem_fast has proven: at most 3 pages), else NULL and the
- * caller copies with cr_read.  For decoders that would otherwise copy kilobytes
+ * or pages a cr_mem_fast has proven: at most CR_VIEW_PAGES pages, the missing
+ * ones proven CR_PROVE_MAX to a system call), else NULL and the caller copies
+ * with cr_read.  For decoders that would otherwise copy kilobytes
  * of code onto the signal stack.  AS-safe.
  */
+#define CR_VIEW_PAGES 64
 const void *cr_mem_view(const struct cr_mem *m, uint64_t addr, size_t len);
 
 static inline int cr_read(const struct cr_mem *m, uint64_t a, void *dst, size_t len)

@@ -350,17 +350,28 @@ static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct 
 	return 0;
 }
 
+/*
+ * The table: in place where the memory lets us (cr_mem_view, one proof for
+ * all its pages), else an entry at a time through the reader.
+ */
+struct table {
+	const struct cr_mem *m;
+	const uint8_t *at;	/* NULL: read each entry */
+	uint64_t addr, base;	/* the table; the hdr, which its entries are relative to */
+};
+
 /* Table entry i: initial location and FDE address, both relative to the hdr. */
-static int entry(const struct cr_mem *m, const struct cr_ehsrc *src, const struct hdr *h,
-		 uint64_t i, uint64_t *loc, uint64_t *fde)
+static int entry(const struct table *t, uint64_t i, uint64_t *loc, uint64_t *fde)
 {
 	int32_t v[2];
 
-	if (cr_read(m, h->table + 8 * i, v, sizeof(v)) < 0)
+	if (t->at)
+		memcpy(v, t->at + 8 * i, sizeof(v));
+	else if (cr_read(t->m, t->addr + 8 * i, v, sizeof(v)) < 0)
 		return -CR_EFAULT;
-	*loc = src->eh_hdr + (uint64_t)(int64_t)v[0];
+	*loc = t->base + (uint64_t)(int64_t)v[0];
 	if (fde)
-		*fde = src->eh_hdr + (uint64_t)(int64_t)v[1];
+		*fde = t->base + (uint64_t)(int64_t)v[1];
 	return 0;
 }
 
@@ -379,9 +390,12 @@ static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 		  uint64_t pc, uint64_t *fde_at)
 {
 	uint64_t a = 0, b = h->count, lo_val, hi_val, loc, mid;
+	struct table t = { m, NULL, h->table, src->eh_hdr };
 	unsigned n;
 
-	if (entry(m, src, h, 0, &lo_val, NULL) < 0 || entry(m, src, h, b - 1, &hi_val, NULL) < 0)
+	if (h->count <= (uint64_t)CR_VIEW_PAGES * 4096 / 8)
+		t.at = cr_mem_view(m, h->table, h->count * 8);
+	if (entry(&t, 0, &lo_val, NULL) < 0 || entry(&t, b - 1, &hi_val, NULL) < 0)
 		return -CR_EFAULT;
 	if (lo_val > hi_val)
 		return 1;
@@ -390,7 +404,7 @@ static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 	/* Invariant: loc[a] <= pc, and pc < loc[b] (b == count: past the end). */
 	for (n = 0; n < 64 && b - a > 1; n++) {
 		mid = a + (b - a) / 2;
-		if (entry(m, src, h, mid, &loc, NULL) < 0)
+		if (entry(&t, mid, &loc, NULL) < 0)
 			return -CR_EFAULT;
 		if (loc < lo_val || loc > hi_val)
 			return 1;
@@ -402,7 +416,7 @@ static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 			hi_val = loc;
 		}
 	}
-	return entry(m, src, h, a, &loc, fde_at);
+	return entry(&t, a, &loc, fde_at);
 }
 
 static int covers(const struct cr_fde *f, uint64_t pc)
