@@ -50,25 +50,32 @@ enum {
 };
 
 struct state {
-	struct cr_row row;		/* the row being built */
-	struct cr_row init;		/* after the CIE's initial instructions */
+	struct cr_row *row;		/* the row being built: the caller's */
+	struct cr_rule init[CR_NREGS];	/* after the CIE's initial instructions: the
+					   columns in init_set, the others CR_SAME */
+	uint64_t init_set;		/* columns the CIE gave a rule (bit n: column n) */
+	uint64_t set_mask;		/* columns given a rule so far (CIE phase) */
 	struct cr_row saved[CR_CFA_STACK];	/* DW_CFA_remember_state */
 	unsigned depth;
 	unsigned steps;			/* instructions run, CIE and FDE together */
 	uint64_t loc;			/* current location */
 	uint64_t pc;			/* stop when loc would pass it */
 	const struct cr_cie *cie;
-	int aarch64;
+	const struct cr_arch *arch;
+	int in_cie;			/* running the CIE's initial instructions */
 };
+
+_Static_assert(CR_NREGS <= 64, "a column mask is a 64-bit word");
 
 /* A rule for column reg; columns we do not track are parsed and dropped. */
 static void set(struct state *st, uint64_t reg, uint8_t kind, int64_t off)
 {
 	if (reg >= CR_NREGS)
 		return;
-	memset(&st->row.reg[reg], 0, sizeof(st->row.reg[reg]));
-	st->row.reg[reg].kind = kind;
-	st->row.reg[reg].off = off;
+	memset(&st->row->reg[reg], 0, sizeof(st->row->reg[reg]));
+	st->row->reg[reg].kind = kind;
+	st->row->reg[reg].off = off;
+	st->set_mask |= 1ull << reg;
 }
 
 /* DW_CFA_register: the saved value is in reg2 (clamped: an unknown register
@@ -77,24 +84,33 @@ static void set_reg(struct state *st, uint64_t reg, uint64_t reg2)
 {
 	if (reg >= CR_NREGS)
 		return;
-	memset(&st->row.reg[reg], 0, sizeof(st->row.reg[reg]));
-	st->row.reg[reg].kind = CR_REG;
-	st->row.reg[reg].reg = reg2 > 0xffff ? 0xffff : (uint16_t)reg2;
+	memset(&st->row->reg[reg], 0, sizeof(st->row->reg[reg]));
+	st->row->reg[reg].kind = CR_REG;
+	st->row->reg[reg].reg = reg2 > 0xffff ? 0xffff : (uint16_t)reg2;
+	st->set_mask |= 1ull << reg;
 }
 
-/* DWARF5 6.4.2.3 DW_CFA_restore: the rule the CIE's initial instructions gave. */
+/*
+ * DWARF5 6.4.2.3 DW_CFA_restore: the rule the CIE's initial instructions gave
+ * (inside the CIE itself: no rule).
+ */
 static void restore(struct state *st, uint64_t reg)
 {
-	if (reg < CR_NREGS)
-		st->row.reg[reg] = st->init.reg[reg];
+	if (reg >= CR_NREGS)
+		return;
+	if (!st->in_cie && (st->init_set >> reg & 1))
+		st->row->reg[reg] = st->init[reg];
+	else
+		memset(&st->row->reg[reg], 0, sizeof(st->row->reg[reg]));
+	st->set_mask |= 1ull << reg;
 }
 
 static void def_cfa(struct state *st, uint64_t reg, int64_t off)
 {
-	memset(&st->row.cfa, 0, sizeof(st->row.cfa));
-	st->row.cfa.kind = CR_REG;
-	st->row.cfa.reg = reg > 0xffff ? 0xffff : (uint16_t)reg;
-	st->row.cfa.off = off;
+	memset(&st->row->cfa, 0, sizeof(st->row->cfa));
+	st->row->cfa.kind = CR_REG;
+	st->row->cfa.reg = reg > 0xffff ? 0xffff : (uint16_t)reg;
+	st->row->cfa.off = off;
 }
 
 /* A DW_FORM_block operand: ULEB128 length, then the bytes, which we skip. */
@@ -123,8 +139,10 @@ static int expr_rule(struct state *st, struct cr_cursor *c, uint8_t kind)
 
 	if ((ret = block(c, &r, kind)) < 0)
 		return ret;
-	if (reg < CR_NREGS)
-		st->row.reg[reg] = r;
+	if (reg < CR_NREGS) {
+		st->row->reg[reg] = r;
+		st->set_mask |= 1ull << reg;
+	}
 	return 0;
 }
 
@@ -160,7 +178,7 @@ static int remember(struct state *st)
 		return -CR_ERANGE;
 	/* The whole row, CFA included: GCC's epilogue pattern remember_state;
 	   def_cfa rsp; ret; restore_state relies on it. */
-	st->saved[st->depth++] = st->row;
+	st->saved[st->depth++] = *st->row;
 	return 0;
 }
 
@@ -168,23 +186,24 @@ static int restore_state(struct state *st)
 {
 	if (st->depth == 0)
 		return -CR_EINVAL;
-	st->row = st->saved[--st->depth];
+	*st->row = st->saved[--st->depth];
 	return 0;
 }
 
 /* DW_CFA_def_cfa_register/offset(_sf): only valid on a register+offset CFA (6.4.2.2). */
 static int cfa_reg_only(struct state *st)
 {
-	return st->row.cfa.kind == CR_REG ? 0 : -CR_EINVAL;
+	return st->row->cfa.kind == CR_REG ? 0 : -CR_EINVAL;
 }
 
 static int negate_ra_state(struct state *st)
 {
-	struct cr_rule *r = &st->row.reg[RA_SIGN_STATE];
+	struct cr_rule *r = &st->row->reg[RA_SIGN_STATE];
 	int signed_now = r->kind == CR_VAL_OFFSET && r->off == 1;
 
-	if (!st->aarch64)
+	if (!st->arch->name || strcmp(st->arch->name, "aarch64") != 0)
 		return -CR_EINVAL;
+	st->set_mask |= 1ull << RA_SIGN_STATE;
 	memset(r, 0, sizeof(*r));
 	if (!signed_now) {
 		r->kind = CR_VAL_OFFSET;
@@ -249,21 +268,21 @@ static int extended(struct state *st, struct cr_cursor *c, uint8_t op)
 		return 0;
 	case DW_CFA_def_cfa_register:
 		reg = cr_uleb(c);
-		if (st->row.cfa.kind == CR_UNDEF) {	/* GCC riscv64/loongarch64 CIEs */
+		if (st->row->cfa.kind == CR_UNDEF) {	/* GCC riscv64/loongarch64 CIEs */
 			def_cfa(st, reg, 0);
 			return 0;
 		}
 		if ((ret = cfa_reg_only(st)) == 0)
-			def_cfa(st, reg, st->row.cfa.off);
+			def_cfa(st, reg, st->row->cfa.off);
 		return ret;
 	case DW_CFA_def_cfa_offset:
 		v = cr_uleb(c);
 		if ((ret = cfa_reg_only(st)) == 0)
-			st->row.cfa.off = (int64_t)v;
+			st->row->cfa.off = (int64_t)v;
 		return ret;
 	case DW_CFA_def_cfa_expression:
 		/* The CFA is the value of the expression, nothing pushed first. */
-		return block(c, &st->row.cfa, CR_EXPR);
+		return block(c, &st->row->cfa, CR_EXPR);
 	case DW_CFA_expression:
 		return expr_rule(st, c, CR_EXPR);
 	case DW_CFA_offset_extended_sf:
@@ -277,7 +296,7 @@ static int extended(struct state *st, struct cr_cursor *c, uint8_t op)
 	case DW_CFA_def_cfa_offset_sf:
 		v = (uint64_t)cr_sleb(c);
 		if ((ret = cfa_reg_only(st)) == 0)
-			st->row.cfa.off = fac(st, v);
+			st->row->cfa.off = fac(st, v);
 		return ret;
 	case DW_CFA_val_offset:
 		reg = cr_uleb(c);
@@ -344,30 +363,43 @@ int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_
 	       uint64_t pc, struct cr_row *row)
 {
 	struct state st;
+	struct cr_row r;
+	uint64_t mask;
 	int ret;
 
 	if (pc < fde->pc_lo || pc >= fde->pc_hi)
 		return -CR_ENOINFO;
-	cr_row_init(&st.row, a);
-	st.row.ra = fde->cie.ra;
-	st.row.signal = fde->cie.signal;
-	st.init = st.row;	/* a restore inside the CIE: back to "no rule" */
+	cr_row_init(&r, a);
+	r.ra = fde->cie.ra;
+	r.signal = fde->cie.signal;
+	st.row = &r;
+	st.set_mask = 0;
+	st.init_set = 0;
+	st.in_cie = 1;
 	st.depth = 0;
 	st.steps = 0;
 	st.cie = &fde->cie;
-	st.aarch64 = a->name && strcmp(a->name, "aarch64") == 0;
+	st.arch = a;
 	/* The CIE's instructions hold for the whole FDE: no location limit. */
 	st.loc = fde->pc_lo;
 	st.pc = UINT64_MAX;
 	ret = run(m, &st, fde->cie.insns, fde->cie.insns_end);
 	if (ret < 0)
 		return ret;
-	st.init = st.row;
+	/* The initial rules, for DW_CFA_restore: only the columns the CIE set. */
+	st.init_set = mask = st.set_mask;
+	while (mask) {
+		unsigned n = (unsigned)__builtin_ctzll(mask);
+
+		st.init[n] = r.reg[n];
+		mask &= mask - 1;
+	}
+	st.in_cie = 0;
 	st.loc = fde->pc_lo;
 	st.pc = pc;
 	ret = run(m, &st, fde->insns, fde->insns_end);
 	if (ret < 0)
 		return ret;
-	*row = st.row;
+	*row = r;	/* CR_END: stopped at pc, the row is complete */
 	return 0;
 }
