@@ -5,9 +5,10 @@
 #include "module.h"
 #include "unwind.h"
 
-/* The source of mod's tables, as the loader maps them. */
-static void ehsrc_of(const struct cr_module *mod, struct cr_ehsrc *src)
+/* The source of mod's tables, as the loader maps them (memo: cache.h). */
+static void ehsrc_of(const struct cr_module *mod, int memo, struct cr_ehsrc *src)
 {
+	src->memo = memo && cr_cache_enabled ? mod->lo ^ (mod->eh_hdr << 1) : 0;
 	src->eh_hdr = mod->eh_hdr;
 	src->eh_hdr_len = mod->eh_hdr_len;
 	src->eh_frame = 0;
@@ -26,7 +27,7 @@ int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi)
 
 	if (cr_walk_module(w, pc, &mod) < 0 || !mod->eh_hdr)
 		return -CR_ENOINFO;
-	ehsrc_of(mod, &src);
+	ehsrc_of(mod, w->cache, &src);
 	if ((ret = cr_eh_find(w->mem, &src, pc, &fde)) < 0)
 		return ret;
 	*lo = fde.pc_lo;
@@ -46,7 +47,7 @@ static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, u
 	struct cr_crow crow;
 	int ret;
 
-	ehsrc_of(mod, &src);
+	ehsrc_of(mod, w->cache, &src);
 	if ((ret = cr_eh_find(w->mem, &src, pc, &fde)) < 0)
 		return ret == -CR_EFAULT ? ret : -CR_ENOINFO;
 	if ((ret = cr_cfa_run(w->mem, w->arch, &fde, pc, row)) < 0)

@@ -150,13 +150,19 @@ int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_
 	c->cfa_off = (int32_t)row->cfa.off;
 	c->ra = row->ra;
 	c->signal = row->signal;
+	/* The arch's columns, then the return-address column if it lies past
+	   them: cr_row_apply ignores the others too. */
 	for (n = 0; n < CR_NREGS; n++) {
-		const struct cr_rule *r = &row->reg[n];
+		const struct cr_rule *r;
 
+		if (n >= a->nregs) {
+			if (row->ra < a->nregs || n > row->ra)
+				break;
+			n = row->ra;
+		}
+		r = &row->reg[n];
 		if (r->kind == CR_SAME)
 			continue;
-		if (n >= a->nregs && n != row->ra)
-			continue;	/* cr_row_apply ignores it too */
 		if (k == CR_CROW_MAX || r->kind == CR_EXPR || r->kind == CR_VAL_EXPR)
 			return -CR_ERANGE;
 		if (r->kind == CR_REG ? r->reg >= CR_NREGS : !fits32(r->off))

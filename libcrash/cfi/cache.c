@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "cfi.h"
 
 struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS];
 int cr_cache_enabled = 1;
@@ -115,7 +116,79 @@ void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 	put_slot(s, pc, mod, c);
 }
 
+static struct cie_slot {
+	uint64_t seq;		/* odd while being written, 0: never written */
+	uint64_t addr, mod;
+	struct cr_cie cie;
+	struct cr_cie_init init;
+} cie_slots[CR_CIE_SLOTS];
+
+_Static_assert(sizeof(struct cr_cie) % 8 == 0 && sizeof(struct cr_cie_init) % 8 == 0 &&
+		       offsetof(struct cie_slot, cie) % 8 == 0 &&
+		       offsetof(struct cie_slot, init) % 8 == 0,
+	       "copied as 64-bit words");
+
+static struct cie_slot *cie_slot_of(uint64_t addr)
+{
+	return &cie_slots[(uint32_t)((uint32_t)addr * 0x9e3779b1u) >> (32 - 4)];
+}
+_Static_assert(CR_CIE_SLOTS == 1 << 4, "cie_slot_of uses 4 bits");
+
+static void load_words(void *dst, const void *src, size_t size)
+{
+	uint64_t *d = dst;
+	const uint64_t *s = src;
+
+	for (size_t i = 0; i < size / 8; i++)
+		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
+}
+
+static void store_words(void *dst, const void *src, size_t size)
+{
+	uint64_t *d = dst;
+	const uint64_t *s = src;
+
+	for (size_t i = 0; i < size / 8; i++)
+		__atomic_store_n(&d[i], s[i], __ATOMIC_RELAXED);
+}
+
+int cr_cie_memo_get(uint64_t addr, uint64_t mod, struct cr_cie *cie, struct cr_cie_init *init)
+{
+	const struct cie_slot *s = cie_slot_of(addr);
+	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+
+	if (!cr_cache_enabled || !mod || (seq & 1) || seq == 0 ||
+	    __atomic_load_n(&s->addr, __ATOMIC_RELAXED) != addr ||
+	    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod)
+		return -CR_ENOINFO;
+	if (cie)
+		load_words(cie, &s->cie, sizeof(*cie));
+	if (init)
+		load_words(init, &s->init, sizeof(*init));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
+}
+
+void cr_cie_memo_put(uint64_t addr, uint64_t mod, const struct cr_cie *cie,
+		     const struct cr_cie_init *init)
+{
+	struct cie_slot *s = cie_slot_of(addr);
+	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
+
+	if (!cr_cache_enabled || !mod || (seq & 1) ||
+	    !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&s->addr, addr, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->mod, mod, __ATOMIC_RELAXED);
+	store_words(&s->cie, cie, sizeof(*cie));
+	store_words(&s->init, init, sizeof(*init));
+	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
 void cr_cache_clear(void)
 {
 	memset(cr_cache_slots, 0, sizeof(cr_cache_slots));
+	memset(cie_slots, 0, sizeof(cie_slots));
 }

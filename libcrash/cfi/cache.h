@@ -62,6 +62,30 @@ static inline int cr_cache_shape2(uint64_t pc, uint64_t mod, uint64_t w[2])
 /* Into pc's home slot; the row that was there moves to the other slot. */
 void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c);
 
+/*
+ * The CIE memo: parsed CIEs with the rules of their initial instructions, by
+ * (CIE address, module key), for live walks.  Linkers merge identical CIEs, so
+ * a module has a few (libc 3, for 3,713 FDEs): a first capture parses and runs
+ * each once, not once per FDE.  Slots are sequence locks, as above.  A CIE
+ * whose program sets more than CR_CIE_INIT_MAX columns, or leaves a
+ * remembered state, is not kept.
+ */
+#define CR_CIE_SLOTS 16		/* power of two */
+#define CR_CIE_INIT_MAX 4
+struct cr_cie_init {
+	struct cr_rule cfa;
+	struct cr_rule rule[CR_CIE_INIT_MAX];
+	uint8_t col[CR_CIE_INIT_MAX];
+	uint8_t n;
+	uint8_t pad[3];
+};
+struct cr_cie;
+
+/* 0 with *cie and/or *init (either may be NULL) filled, or -CR_ENOINFO. */
+int cr_cie_memo_get(uint64_t addr, uint64_t mod, struct cr_cie *cie, struct cr_cie_init *init);
+void cr_cie_memo_put(uint64_t addr, uint64_t mod, const struct cr_cie *cie,
+		     const struct cr_cie_init *init);
+
 /* Control, for tests and benchmarks (not thread-safe).  cr_cache_enabled:
    1 by default; benchmarks turn it off to measure it. */
 void cr_cache_clear(void);

@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "cache.h"
 #include "cfi.h"
 
 #define RA_SIGN_STATE 34
@@ -359,12 +360,64 @@ static int run(const struct cr_mem *m, struct state *st, uint64_t start, uint64_
 	return c.err == -CR_ERANGE ? -CR_EINVAL : c.err;
 }
 
+/*
+ * The CIE's initial instructions into st->row, and its rules into st->init
+ * for DW_CFA_restore (only the columns the CIE set).  For live memory they
+ * come from the CIE memo (cache.h) when it has them, and go to it when not.
+ */
+static int cie_init(const struct cr_mem *m, struct state *st, const struct cr_fde *fde)
+{
+	const struct cr_cie *cie = &fde->cie;
+	struct cr_cie_init ci;
+	uint64_t mask;
+	unsigned k;
+	int ret;
+
+	if (cie->memo && cr_cie_memo_get(cie->addr, cie->memo, NULL, &ci) == 0 &&
+	    ci.n <= CR_CIE_INIT_MAX) {
+		for (k = 0; k < ci.n && ci.col[k] < CR_NREGS; k++)
+			;
+		if (k == ci.n) {
+			st->row->cfa = ci.cfa;
+			for (k = 0; k < ci.n; k++) {
+				st->row->reg[ci.col[k]] = st->init[ci.col[k]] = ci.rule[k];
+				st->init_set |= 1ull << ci.col[k];
+			}
+			return 0;
+		}
+	}
+	/* The CIE's instructions hold for the whole FDE: no location limit. */
+	st->loc = fde->pc_lo;
+	st->pc = UINT64_MAX;
+	ret = run(m, st, cie->insns, cie->insns_end);
+	if (ret < 0)
+		return ret;
+	st->init_set = mask = st->set_mask;
+	memset(&ci, 0, sizeof(ci));
+	ci.cfa = st->row->cfa;
+	for (k = 0; mask; k++) {
+		unsigned n = (unsigned)__builtin_ctzll(mask);
+
+		st->init[n] = st->row->reg[n];
+		if (k < CR_CIE_INIT_MAX) {
+			ci.col[k] = (uint8_t)n;
+			ci.rule[k] = st->row->reg[n];
+		}
+		mask &= mask - 1;
+	}
+	ci.n = (uint8_t)k;
+	/* Kept if the rules fit and nothing of the CIE's program carries over
+	   but its rules (a remembered state would). */
+	if (cie->memo && k <= CR_CIE_INIT_MAX && st->depth == 0)
+		cr_cie_memo_put(cie->addr, cie->memo, cie, &ci);
+	return 0;
+}
+
 int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
 	       uint64_t pc, struct cr_row *row)
 {
 	struct state st;
 	struct cr_row r;
-	uint64_t mask;
 	int ret;
 
 	if (pc < fde->pc_lo || pc >= fde->pc_hi)
@@ -380,20 +433,8 @@ int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_
 	st.steps = 0;
 	st.cie = &fde->cie;
 	st.arch = a;
-	/* The CIE's instructions hold for the whole FDE: no location limit. */
-	st.loc = fde->pc_lo;
-	st.pc = UINT64_MAX;
-	ret = run(m, &st, fde->cie.insns, fde->cie.insns_end);
-	if (ret < 0)
+	if ((ret = cie_init(m, &st, fde)) < 0)
 		return ret;
-	/* The initial rules, for DW_CFA_restore: only the columns the CIE set. */
-	st.init_set = mask = st.set_mask;
-	while (mask) {
-		unsigned n = (unsigned)__builtin_ctzll(mask);
-
-		st.init[n] = r.reg[n];
-		mask &= mask - 1;
-	}
 	st.in_cie = 0;
 	st.loc = fde->pc_lo;
 	st.pc = pc;

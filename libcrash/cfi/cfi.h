@@ -17,9 +17,13 @@ struct cr_ehsrc {
 	uint64_t eh_frame;	/* .eh_frame start, 0: take it from eh_hdr's eh_frame_ptr */
 	uint64_t eh_frame_end;	/* bound for the linear scan (module end if unknown) */
 	struct cr_bases bases;	/* text/data bases for textrel/datarel (0: unknown) */
+	uint64_t memo;		/* the module's key for the CIE memo (cache.h); 0: no memo
+				   (memory other than the live process's) */
 };
 
 struct cr_cie {
+	uint64_t addr;		/* where the CIE starts */
+	uint64_t memo;		/* cr_ehsrc.memo of its source */
 	uint64_t code_align;
 	int64_t data_align;
 	uint16_t ra;		/* return-address column */

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "cache.h"
 #include "cfi.h"
 
 #define AUG_KEEP 16	/* augmentation letters kept; more are "unknown" */
@@ -176,6 +177,8 @@ static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 	cie.insns = c.pos;
 	cie.insns_end = end;
 	cie.bases = src->bases;
+	cie.addr = addr;
+	cie.memo = src->memo;
 	*out = cie;
 	return 0;
 }
@@ -187,6 +190,10 @@ static int fde_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const str
 	/* LSB: the pointer is subtracted from its own address; the CIE comes first. */
 	if (id > id_addr || id_addr - id >= fde)
 		return -CR_EINVAL;
+	/* Live memory: a CIE parsed before (cr_cfa_run keeps it, cache.h). */
+	if (src->memo && cr_cie_memo_get(id_addr - id, src->memo, cie, NULL) == 0 &&
+	    cie->addr >= sp->lo && cie->addr < sp->hi)
+		return 0;
 	return parse_cie(m, src, sp, id_addr - id, cie);
 }
 
@@ -361,7 +368,7 @@ struct table {
 };
 
 /* Table entry i: initial location and FDE address, both relative to the hdr. */
-static int entry(const struct table *t, uint64_t i, uint64_t *loc, uint64_t *fde)
+static inline __attribute__((always_inline)) int entry(const struct table *t, uint64_t i, uint64_t *loc, uint64_t *fde)
 {
 	int32_t v[2];
 
