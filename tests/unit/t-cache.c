@@ -4,6 +4,7 @@
 
 #include "../tap.h"
 #include "cfi/cache.h"
+#include "cfi/cfi.h"
 
 static struct cr_crow row_of(int32_t cfa_off)
 {
@@ -71,5 +72,45 @@ int main(void)
 
 	cr_cache_put(0x800, mod, &ra);
 	tap_is_i64(cr_cache_get(0x800, mod, &r), -CR_ENOINFO, "never a pc in page 0");
+
+	/* The CIE memo: by (address, module), both parts given back as put. */
+	struct cr_cie cie, got;
+	struct cr_cie_init ci, gi;
+
+	memset(&cie, 0, sizeof(cie));
+	memset(&ci, 0, sizeof(ci));
+	cie.addr = 0x402000;
+	cie.code_align = 1;
+	cie.data_align = -8;
+	cie.ra = 16;
+	ci.n = 1;
+	ci.col[0] = 16;
+	ci.rule[0].kind = CR_OFFSET;
+	ci.rule[0].off = -8;
+	ci.cfa.kind = CR_REG;
+	ci.cfa.reg = 7;
+	ci.cfa.off = 8;
+	cr_cache_clear();
+	tap_is_i64(cr_cie_memo_get(cie.addr, mod, &got, &gi), -CR_ENOINFO, "memo empty: miss");
+	cr_cie_memo_put(cie.addr, mod, &cie, &ci);
+	tap_ok(cr_cie_memo_get(cie.addr, mod, &got, &gi) == 0 && !memcmp(&got, &cie, sizeof(cie)) &&
+		       !memcmp(&gi, &ci, sizeof(ci)),
+	       "memo: put, then the same CIE and rules");
+	tap_ok(cr_cie_memo_get(cie.addr, mod, NULL, &gi) == 0 && cr_cie_memo_get(cie.addr, mod, &got,
+										 NULL) == 0,
+	       "memo: either part alone");
+	tap_is_i64(cr_cie_memo_get(cie.addr, mod + 0x1000, &got, &gi), -CR_ENOINFO,
+		   "memo: another module's key: miss");
+	tap_is_i64(cr_cie_memo_get(cie.addr + 8, mod, &got, &gi), -CR_ENOINFO,
+		   "memo: another address: miss");
+	cr_cie_memo_put(cie.addr, 0, &cie, &ci);
+	tap_is_i64(cr_cie_memo_get(cie.addr, 0, &got, &gi), -CR_ENOINFO,
+		   "memo: key 0 (not live memory) is never kept");
+	cr_cache_enabled = 0;
+	tap_is_i64(cr_cie_memo_get(cie.addr, mod, &got, &gi), -CR_ENOINFO,
+		   "memo: off with the cache (CRASH_CACHE=0)");
+	cr_cache_enabled = 1;
+	cr_cache_clear();
+	tap_is_i64(cr_cie_memo_get(cie.addr, mod, &got, &gi), -CR_ENOINFO, "memo: cleared");
 	return tap_done();
 }

@@ -3,6 +3,7 @@
 #include <link.h>
 
 #include "../tap.h"
+#include "cfi/cache.h"
 #include "cfi/cfi.h"
 
 static const struct cr_arch test_arch = {
@@ -461,6 +462,7 @@ static void t_faults(void)
 struct objs {
 	const struct cr_arch *arch;
 	unsigned fdes, runs, bad;
+	unsigned memo_runs, memo_bad;	/* the CIE memo: the same row, cold and warm */
 };
 
 static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
@@ -512,6 +514,20 @@ static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
 					printf("#   %s fde %#" PRIx64 " pc %#" PRIx64 ": %d\n",
 					       info->dlpi_name, f.addr, pcs[k], ret);
 			}
+			/* With the CIE memo (live memory: cfi.c sets the key), the
+			   first run fills it, the second takes the CIE's rules from
+			   it: both give this row, byte for byte. */
+			for (int pass = 0; pass < 2 && !ret; pass++) {
+				struct cr_fde fm = f;
+				struct cr_row rm;
+
+				memset(&rm, 0x5a, sizeof(rm));
+				fm.cie.memo = es.eh_hdr | 1;
+				o->memo_runs++;
+				if (cr_cfa_run(&cr_mem_self, o->arch, &fm, pcs[k], &rm) != 0 ||
+				    memcmp(&rm, &r, sizeof(r)) != 0)
+					o->memo_bad++;
+			}
 		}
 	}
 	return 0;
@@ -520,11 +536,11 @@ static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
 static void t_real(void)
 {
 #if defined(__x86_64__)
-	struct objs o = { &test_arch, 0, 0, 0 };
+	struct objs o = { &test_arch, 0, 0, 0, 0, 0 };
 #elif defined(__aarch64__)
-	struct objs o = { &test_a64, 0, 0, 0 };
+	struct objs o = { &test_a64, 0, 0, 0, 0, 0 };
 #else
-	struct objs o = { NULL, 0, 0, 0 };
+	struct objs o = { NULL, 0, 0, 0, 0, 0 };
 #endif
 	if (!o.arch) {
 		tap_ok(1, "# SKIP real FDEs: no test arch for this host");
@@ -534,6 +550,9 @@ static void t_real(void)
 	printf("# %u FDEs, %u programs run\n", o.fdes, o.runs);
 	tap_ok(o.fdes > 100, "real FDEs of all loaded objects parsed");
 	tap_is_u64(o.bad, 0, "every real CFA program runs to a row with a CFA");
+	printf("# the CIE memo: %u runs\n", o.memo_runs);
+	tap_ok(o.memo_runs > 200, "the CIE memo: real rows run cold and warm");
+	tap_is_u64(o.memo_bad, 0, "the CIE memo: every real row the same, cold and warm");
 }
 
 int main(void)

@@ -82,6 +82,32 @@ int main(void)
 			ok = cr_mem_fast_read64(&f, (uintptr_t)q + i * pg, &v) == 0 && v == (uint64_t)i;
 		tap_ok(ok, "20 runs through 8 slots");
 	}
+	/* Views of many pages: proven CR_PROVE_MAX to a call, a hole fails them. */
+	{
+		size_t n = 48;
+		uint8_t *q = mmap(NULL, (n + 2) * pg, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		uint64_t a = (uintptr_t)q + pg + 100;
+		struct cr_mem_fast g;
+
+		if (q == MAP_FAILED) {
+			tap_ok(0, "mmap for the view tests");
+		} else {
+			cr_mem_fast_init(&g);
+			tap_ok(cr_mem_view(&g.m, a, 40 * pg) == (const void *)(uintptr_t)a,
+			       "a view of 41 pages, in place");
+			tap_ok(cr_mem_view(&g.m, a + 8 * pg, pg) == (const void *)(uintptr_t)(a + 8 * pg),
+			       "inside it: no new proof needed");
+			tap_ok(cr_mem_view(&g.m, a, CR_VIEW_PAGES * pg) == NULL,
+			       "more than CR_VIEW_PAGES pages: no view");
+			mprotect(q + 30 * pg, pg, PROT_NONE);
+			cr_mem_fast_init(&g);
+			tap_ok(cr_mem_view(&g.m, a, 40 * pg) == NULL, "a PROT_NONE page inside: no view");
+			tap_ok(cr_mem_view(&g.m, a, 28 * pg) == (const void *)(uintptr_t)a,
+			       "the pages before it: a view");
+			munmap(q, (n + 2) * pg);
+		}
+	}
 	printf("1..%d\n", tap_n);
 	return tap_fail != 0;
 }
