@@ -9,7 +9,7 @@ mkdir -p "$OUT"
 SECS=${FUZZ_SECONDS:-30}
 CC=${FUZZ_CC:-clang}
 LIB="$SRC/libcrash"
-SOURCES="$LIB/cursor.c $LIB/mem.c $LIB/row.c $LIB/maps.c $LIB/cfi/ehframe.c $LIB/cfi/cfa.c
+SOURCES="$LIB/cursor.c $LIB/mem.c $LIB/row.c $LIB/maps.c $LIB/cfi/ehframe.c $LIB/cfi/cfa.c $LIB/cfi/cache.c
 	$LIB/cfi/expr.c $LIB/arch/x86_64/desc.c $LIB/arch/x86_64/scan.c $LIB/arch/x86_64/insn.c $LIB/arch/aarch64/desc.c
 	$LIB/arch/aarch64/scan.c $LIB/arch/riscv64/desc.c $LIB/arch/riscv64/scan.c
 	$LIB/arch/loongarch64/desc.c $LIB/arch/loongarch64/scan.c"
