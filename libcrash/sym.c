@@ -327,36 +327,64 @@ static int symtab_scan(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc,
 }
 
 /* Where a file's .symtab and its string table are (sizes 0: it has none). */
+/*
+ * The section headers [i, i + n) of fd: all of them in one read into the
+ * shared scan buffer when big (768 fit), else 16 at a time into small.  The
+ * count read, 0 on an error.
+ */
+static unsigned shdrs_read(int fd, const Elf64_Ehdr *eh, unsigned i, int big, Elf64_Shdr *small,
+			   const Elf64_Shdr **out)
+{
+	unsigned n = eh->e_shnum - i, cap = big ? (unsigned)(sizeof(big_buf) / (sizeof(Elf64_Shdr))) : 16;
+	Elf64_Shdr *dst = big ? (Elf64_Shdr *)(void *)big_buf : small;
+
+	if (n > cap)
+		n = cap;
+	if (pread_all(fd, dst, n * sizeof(Elf64_Shdr), eh->e_shoff + (uint64_t)i * sizeof(Elf64_Shdr)) <
+	    0)
+		return 0;
+	*out = dst;
+	return n;
+}
+
 static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile *sf)
 {
 	Elf64_Ehdr eh;
-	Elf64_Shdr shs[16], sh, str;
+	Elf64_Shdr small[16], sh, str;
+	const Elf64_Shdr *shs = small;
 	unsigned have = 0, base = 0;
+	int ret = -CR_ENOINFO, big;
 
 	if (pread_all(fd, &eh, sizeof(eh), 0) < 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
 	    !same_file(fd, &eh, mod))
 		return -CR_ENOINFO;
+	/* The shared scan buffer, if free (as buf_get), for one read of them all. */
+	big = __atomic_exchange_n(&big_busy, 1, __ATOMIC_ACQUIRE) == 0;
 	for (unsigned i = 0; i < eh.e_shnum && i < 65535; i++) {
-		if (i == base + have) {	/* 16 section headers a read */
+		if (i == base + have) {
 			base = i;
-			have = eh.e_shnum - i < 16 ? eh.e_shnum - i : 16;
-			if (pread_all(fd, shs, have * sizeof(shs[0]),
-				      eh.e_shoff + (uint64_t)i * sizeof(shs[0])) < 0)
-				return -CR_ENOINFO;
+			if ((have = shdrs_read(fd, &eh, i, big, small, &shs)) == 0)
+				break;
 		}
 		sh = shs[i - base];
 		if (sh.sh_type != SHT_SYMTAB || sh.sh_link >= eh.e_shnum)
 			continue;
-		if (pread_all(fd, &str, sizeof(str), eh.e_shoff + (uint64_t)sh.sh_link * sizeof(str)) < 0)
-			return -CR_ENOINFO;
+		if (sh.sh_link >= base && sh.sh_link < base + have)
+			str = shs[sh.sh_link - base];
+		else if (pread_all(fd, &str, sizeof(str),
+				   eh.e_shoff + (uint64_t)sh.sh_link * sizeof(str)) < 0)
+			break;
 		sf->sym_off = sh.sh_offset;
 		sf->sym_size = sh.sh_size;
 		sf->str_off = str.sh_offset;
 		sf->str_size = str.sh_size;
-		return 0;
+		ret = 0;
+		break;
 	}
-	return -CR_ENOINFO;
+	if (big)
+		__atomic_store_n(&big_busy, 0, __ATOMIC_RELEASE);
+	return ret;
 }
 
 static int symtab_lookup(const struct cr_symfile *sf, const struct cr_module *mod, uint64_t pc,
@@ -487,29 +515,25 @@ int cr_sym_symtab_memo(const struct cr_module *mod, uint64_t pc, struct cr_symfi
 	int saved = errno, ret = -CR_ENOINFO;
 
 	if (!sf->mod_lo || sf->mod_lo != mod->lo || sf->mod_bias != mod->bias) {
-		/* Another module: the module's file, else its separate debug file. */
+		/*
+		 * Another module: its separate debug file first (same build-id:
+		 * the whole .symtab of the same link, so at least what the module's
+		 * own file has), else the module's file.  A stripped library (every
+		 * distribution's) is then not opened and searched for a .symtab it
+		 * does not have; an unstripped one costs a failed open.
+		 */
 		cr_symfile_close(sf);
 		sf->mod_lo = mod->lo;
 		sf->mod_bias = mod->bias;
-		if (mod->path[0] && symtab_open(mod->path, mod, sf) == 0)
-			sf->main = 1;
-		else if (mod->build_id_len >= 2) {
+		if (mod->build_id_len >= 2) {
 			debug_path(mod, dbg, sizeof(dbg));
 			symtab_open(dbg, mod, sf);
 		}
+		if (sf->fd < 0 && mod->path[0] && symtab_open(mod->path, mod, sf) == 0)
+			sf->main = 1;
 	}
 	if (sf->fd >= 0)
 		ret = symtab_lookup(sf, mod, pc, out);
-	if (ret < 0 && sf->main && mod->build_id_len >= 2) {
-		/* Not in the module's own .symtab: its debug file may know more. */
-		struct cr_symfile dsf;
-
-		cr_symfile_init(&dsf);
-		debug_path(mod, dbg, sizeof(dbg));
-		if (symtab_open(dbg, mod, &dsf) == 0)
-			ret = symtab_lookup(&dsf, mod, pc, out);
-		cr_symfile_close(&dsf);
-	}
 	errno = saved;
 	return ret;
 }
