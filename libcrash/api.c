@@ -14,7 +14,7 @@ static int live_module(const struct cr_walk *w, uint64_t pc, struct cr_module *o
 }
 
 /* Crash path only (the crash owner): is pc executable, which stack holds sp. */
-static const struct cr_maps *walk_maps;
+static struct cr_maps *walk_maps;
 
 static int maps_exec(const struct cr_walk *w, uint64_t pc)
 {
@@ -37,7 +37,7 @@ static int maps_stack(const struct cr_walk *w, uint64_t sp, uint64_t *lo, uint64
 	return cr_maps_stack(walk_maps, sp, lo, hi);
 }
 
-void cr_walk_live(struct cr_walk *w, const struct cr_maps *maps, uint64_t sp, int exact)
+void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exact)
 {
 	w->arch = cr_host;
 	w->mem = &cr_mem_self;

@@ -31,6 +31,6 @@ void cr_handler(int sig, siginfo_t *si, void *uc);
  * A walk of the live process.  maps != NULL (crash path): executable checks
  * and stack bounds from /proc/self/maps; NULL: from the module table only.
  */
-void cr_walk_live(struct cr_walk *w, const struct cr_maps *maps, uint64_t sp, int exact);
+void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exact);
 
 #endif

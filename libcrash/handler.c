@@ -149,12 +149,13 @@ static void report(int sig, siginfo_t *si, void *uc)
 	c.si = si;
 	c.regs = &regs;
 	c.extra = &extra;
-	c.maps = cr_maps_load(&crash_maps) > 0 ? &crash_maps : NULL;
+	c.maps = cr_maps_open(&crash_maps) > 0 ? &crash_maps : NULL;
 	c.engine = cr_cfg.engine;
 	c.max_frames = cr_cfg.max_frames;
 	c.exact = 1;
 	cr_out_init(&crash_out, cr_cfg.fd);
 	cr_report(&crash_out, &c);
+	cr_maps_close(&crash_maps);
 	if (cr_cfg.selftest_fault)
 		*(volatile int *)(uintptr_t)cr_cfg.selftest_fault = 0;	/* address 1: faults */
 }

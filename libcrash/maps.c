@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "maps.h"
@@ -106,6 +107,7 @@ int cr_maps_parse_chunks(struct cr_maps *t, const char *text, size_t len, size_t
 
 	t->n = 0;
 	t->truncated = 0;
+	t->query = 0;
 	for (size_t i = 0; i < len; i += chunk)
 		feed(&p, text + i, len - i < chunk ? len - i : chunk);
 	if (p.len)
@@ -118,21 +120,16 @@ int cr_maps_parse(struct cr_maps *t, const char *text, size_t len)
 	return cr_maps_parse_chunks(t, text, len, len ? len : 1);
 }
 
-int cr_maps_load(struct cr_maps *t)
+/* All of fd's text into t. */
+static int load_fd(struct cr_maps *t, int fd)
 {
 	struct parser p = { .t = t, .len = 0 };
 	char buf[4096];	/* the kernel fills a page per read: few system calls */
-	int fd, saved = errno;
 	ssize_t r;
 
 	t->n = 0;
 	t->truncated = 0;
-	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		errno = saved;
-		return (int)r;
-	}
+	t->query = 0;
 	/* Bounded: at most 256 MiB of text (far more than CR_MAPS_MAX lines). */
 	for (int i = 0; i < 65536; i++) {
 		r = read(fd, buf, sizeof(buf));
@@ -144,12 +141,127 @@ int cr_maps_load(struct cr_maps *t)
 	}
 	if (p.len)
 		parse_line(t, p.line, p.line + p.len);
-	close(fd);
-	errno = saved;
 	return (int)t->n;
 }
 
-const struct cr_map *cr_maps_find(const struct cr_maps *t, uint64_t addr)
+int cr_maps_load(struct cr_maps *t)
+{
+	int fd, saved = errno, ret;
+
+	t->n = 0;
+	t->truncated = 0;
+	t->query = 0;
+	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		errno = saved;
+		return ret;
+	}
+	ret = load_fd(t, fd);
+	close(fd);
+	errno = saved;
+	return ret;
+}
+
+/*
+ * PROCMAP_QUERY (Linux 6.11 include/uapi/linux/fs.h): _IOWR('f', 17, struct
+ * procmap_query), 104 bytes.  Declared here: Debian 12's headers predate it.
+ */
+struct cr_procmap_query {
+	uint64_t size, query_flags, query_addr;
+	uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset, inode;
+	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+	uint64_t vma_name_addr, build_id_addr;
+};
+_Static_assert(sizeof(struct cr_procmap_query) == 104, "the kernel's layout");
+#define CR_PROCMAP_QUERY 0xc0686611ul	/* _IOWR('f', 17, 104 bytes) */
+#define CR_PQ_COVERING_OR_NEXT 0x10
+#define CR_PQ_FLAGS 0x7		/* readable 1, writable 2, executable 4: as CR_MAP_* */
+_Static_assert(CR_MAP_R == 1 && CR_MAP_W == 2 && CR_MAP_X == 4, "the kernel's bits");
+
+/*
+ * The mapping that holds addr (next: or the first above it).  0; -1: there is
+ * none (ENOENT); -2: the kernel did not answer (the caller reads the text).
+ */
+static int query(int fd, uint64_t addr, int next, struct cr_map *out)
+{
+	struct cr_procmap_query q;
+	int saved = errno, e;
+	long r;
+
+	memset(&q, 0, sizeof(q));
+	q.size = sizeof(q);
+	q.query_flags = next ? CR_PQ_COVERING_OR_NEXT : 0;
+	q.query_addr = addr;
+	/* syscall(): the same system call as ioctl(), without another libc entry
+	   point to vet for async-signal-safety (tests/abi). */
+	r = syscall(SYS_ioctl, fd, CR_PROCMAP_QUERY, &q);
+	e = errno;
+	errno = saved;
+	if (r != 0)
+		return e == ENOENT ? -1 : -2;
+	if (q.vma_end <= q.vma_start || (!next && (addr < q.vma_start || addr >= q.vma_end)))
+		return -2;
+	out->lo = q.vma_start;
+	out->hi = q.vma_end;
+	out->flags = (uint32_t)(q.vma_flags & CR_PQ_FLAGS);
+	return 0;
+}
+
+int cr_maps_open(struct cr_maps *t)
+{
+	struct cr_map m;
+	int fd, saved = errno, ret;
+
+	t->n = 0;
+	t->truncated = 0;
+	t->query = 0;
+	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		errno = saved;
+		return ret;
+	}
+	/* Query mode if the kernel answers for this very code: executable. */
+	if (query(fd, (uintptr_t)&cr_maps_open, 0, &m) == 0 && (m.flags & CR_MAP_X)) {
+		t->query = 1;
+		t->qfd = fd;
+		t->m[t->n++] = m;
+		errno = saved;
+		return 1;
+	}
+	ret = load_fd(t, fd);
+	close(fd);
+	errno = saved;
+	return ret;
+}
+
+void cr_maps_close(struct cr_maps *t)
+{
+	if (t->query)
+		close(t->qfd);
+	t->query = 0;
+}
+
+/* Query mode: keep m in m[], sorted (the answers never overlap). */
+static const struct cr_map *remember(struct cr_maps *t, const struct cr_map *m)
+{
+	unsigned i = t->n;
+
+	if (t->n == CR_MAPS_MAX) {
+		t->last = *m;
+		return &t->last;
+	}
+	while (i > 0 && t->m[i - 1].lo > m->lo) {
+		t->m[i] = t->m[i - 1];
+		i--;
+	}
+	t->m[i] = *m;
+	t->n++;
+	return &t->m[i];
+}
+
+static const struct cr_map *find(const struct cr_maps *t, uint64_t addr)
 {
 	unsigned lo = 0, hi = t->n;
 
@@ -166,14 +278,58 @@ const struct cr_map *cr_maps_find(const struct cr_maps *t, uint64_t addr)
 	return NULL;
 }
 
-int cr_maps_stack(const struct cr_maps *t, uint64_t sp, uint64_t *lo, uint64_t *hi)
+/* Query mode, the kernel did not answer: the text from here on. */
+static void to_text(struct cr_maps *t)
+{
+	int saved = errno;
+
+	close(t->qfd);
+	if (cr_maps_load(t) < 0)	/* ends query mode either way */
+		t->n = 0;
+	errno = saved;
+}
+
+const struct cr_map *cr_maps_find(struct cr_maps *t, uint64_t addr)
+{
+	const struct cr_map *m = find(t, addr);
+	struct cr_map q;
+	int r;
+
+	if (m || !t->query)
+		return m;
+	if ((r = query(t->qfd, addr, 0, &q)) == 0)
+		return remember(t, &q);
+	if (r == -2) {
+		to_text(t);
+		return find(t, addr);
+	}
+	return NULL;
+}
+
+int cr_maps_stack(struct cr_maps *t, uint64_t sp, uint64_t *lo, uint64_t *hi)
 {
 	const struct cr_map *m = cr_maps_find(t, sp);
+	struct cr_map q;
 
 	if (m && (m->flags & CR_MAP_R)) {
 		*lo = m->lo;
 		*hi = m->hi;
 		return 0;
+	}
+	if (t->query) {
+		/* The same rule as below, on the kernel's first mapping above sp
+		   (above the guard page that holds it, if one does). */
+		int r = query(t->qfd, m ? m->hi : sp, 1, &q);
+
+		if (r == -2) {
+			to_text(t);
+		} else {
+			if (r < 0 || q.lo <= sp || q.lo - sp > (1u << 20) || !(q.flags & CR_MAP_W))
+				return -CR_ENOINFO;
+			*lo = sp;
+			*hi = q.hi;
+			return 0;
+		}
 	}
 	/*
 	 * sp in a guard gap (main thread) or a PROT_NONE guard page (pthread

@@ -15,7 +15,7 @@ struct cr_crash {
 	const siginfo_t *si;		/* NULL if sig == 0 */
 	const struct cr_regs *regs;	/* frame #00 */
 	const struct cr_extra *extra;	/* may be NULL */
-	const struct cr_maps *maps;	/* may be NULL */
+	struct cr_maps *maps;		/* may be NULL */
 	int engine;			/* enum crash_engine */
 	unsigned max_frames;
 	int exact;			/* regs->pc is exact (a ucontext) */

@@ -1,11 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /* /proc/self/maps parsing: text in, table out; and the live file. */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "../tap.h"
 #include "maps.h"
 
-static struct cr_maps t;
+static struct cr_maps t, q;
+
+/* The same answer from the loaded table (t) and the query mode (q). */
+static int same_find(uint64_t a)
+{
+	const struct cr_map *x = cr_maps_find(&t, a), *y = cr_maps_find(&q, a);
+
+	if (!x || !y)
+		return !x && !y;
+	return x->lo == y->lo && x->hi == y->hi &&
+	       (x->flags & (CR_MAP_R | CR_MAP_W | CR_MAP_X)) == y->flags;
+}
+
+static int same_stack(uint64_t a)
+{
+	uint64_t l1 = 1, h1 = 1, l2 = 2, h2 = 2;
+	int r1 = cr_maps_stack(&t, a, &l1, &h1), r2 = cr_maps_stack(&q, a, &l2, &h2);
+
+	return r1 == r2 && (r1 < 0 || (l1 == l2 && h1 == h2));
+}
 
 int main(void)
 {
@@ -77,5 +100,54 @@ int main(void)
 		       (uintptr_t)&local < hi,
 	       "our stack found");
 	tap_ok(!cr_maps_find(&t, 0) , "page 0 unmapped");
+
+	/*
+	 * Query mode (PROCMAP_QUERY, Linux 6.11+), where the kernel has it: the
+	 * same answers as the text for code, data, heap, stack, a PROT_NONE
+	 * guard page under a writable mapping (the thread-stack overflow rule),
+	 * unmapped addresses.
+	 */
+	uint8_t *g = mmap(NULL, 3 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *heap = malloc(100);
+	int r = cr_maps_open(&q);
+
+	if (g == MAP_FAILED || !heap || r <= 0) {
+		tap_ok(0, "setup of the query-mode checks");
+	} else if (!q.query) {
+		printf("# no PROCMAP_QUERY here (kernel before 6.11, or qemu-user): %d mappings read\n", r);
+		tap_ok(r > 5 && same_find((uintptr_t)&main), "cr_maps_open falls back to the text");
+		cr_maps_close(&q);
+	} else {
+		munmap(g, 4096);			/* a hole below */
+		mprotect(g + 4096, 4096, PROT_NONE);	/* a guard page, writable above */
+		tap_ok(cr_maps_load(&t) > 5, "query mode: the text reloaded to compare");
+		uint64_t as[] = { (uintptr_t)&main, (uintptr_t)&t, (uintptr_t)heap,
+				  (uintptr_t)&local, (uintptr_t)g, (uintptr_t)g + 4096 + 8,
+				  (uintptr_t)g + 2 * 4096 + 8, 0, 4096, (uintptr_t)&memcpy,
+				  (uintptr_t)&local - 65536 * 16, 0x10000000000ull };
+		unsigned nf = 0, ns = 0;
+
+		for (unsigned i = 0; i < sizeof(as) / sizeof(as[0]); i++) {
+			nf += same_find(as[i]);
+			ns += same_stack(as[i]);
+		}
+		tap_is_u64(nf, sizeof(as) / sizeof(as[0]), "query mode: every mapping as the text says");
+		tap_is_u64(ns, sizeof(as) / sizeof(as[0]), "query mode: every stack bound as the text's");
+		uint64_t lo2, hi2;
+		tap_ok(cr_maps_stack(&q, (uintptr_t)g + 4096 + 8, &lo2, &hi2) == 0 &&
+			       lo2 == (uintptr_t)g + 4096 + 8 && hi2 >= (uintptr_t)g + 3 * 4096,
+		       "query mode: sp in a guard page: the writable mapping above");
+		tap_ok(q.n >= 3 && q.n < 20, "query mode: only what was asked about is kept");
+		cr_maps_close(&q);
+		tap_ok(!q.query, "closed");
+		/* The kernel stops answering (here: the fd is gone): the text. */
+		tap_ok(cr_maps_open(&q) == 1 && q.query, "query mode again");
+		close(q.qfd);
+		const struct cr_map *h = cr_maps_find(&q, (uintptr_t)heap);
+		tap_ok(h && !q.query && q.n > 5 && same_find((uintptr_t)heap) && same_stack((uintptr_t)&local),
+		       "a failed query: the text read, the same answers");
+		cr_maps_close(&q);
+	}
+	free(heap);
 	return tap_done();
 }
