@@ -48,11 +48,24 @@ void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exac
 	w->si.next_exact = 0;
 	w->mod_ok = 0;
 	w->cache = 1;
+	w->memo = NULL;
 	w->stack_lo = sp;
 	w->stack_hi = UINT64_MAX;
 	w->is_exec = low_exec;
 	w->stack_of = NULL;
 	if (maps) {
+		/*
+		 * The crash path (one owner): not the row cache, whose 128 KiB a
+		 * dying process would fault in a page per row (~2 us each on a
+		 * virtual machine), but this walk's own memo of its last rows.
+		 */
+		static struct cr_rowmemo crash_memo;
+
+		crash_memo.next = 0;
+		for (unsigned i = 0; i < CR_ROWMEMO; i++)
+			crash_memo.e[i].pc = 0;
+		w->cache = 0;
+		w->memo = &crash_memo;
 		walk_maps = maps;
 		w->is_exec = maps_exec;
 		w->stack_of = maps_stack;

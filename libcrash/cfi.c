@@ -35,6 +35,24 @@ int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi)
 	return 0;
 }
 
+/* The walk's own memo (unwind.h), for walks without the row cache. */
+static const struct cr_crow *memo_get(const struct cr_rowmemo *m, uint64_t pc, uint64_t key)
+{
+	for (unsigned i = 0; i < CR_ROWMEMO; i++)
+		if (m->e[i].pc == pc && m->e[i].key == key && pc)
+			return &m->e[i].row;
+	return NULL;
+}
+
+static void memo_put(struct cr_rowmemo *m, uint64_t pc, uint64_t key, const struct cr_crow *c)
+{
+	unsigned i = m->next++ % CR_ROWMEMO;
+
+	m->e[i].pc = pc;
+	m->e[i].key = key;
+	m->e[i].row = *c;
+}
+
 /*
  * The row of the FDE around pc in mod, cached when it compacts.  0, or the
  * lookup's error (-CR_EFAULT kept, "not found" as -CR_ENOINFO).
@@ -54,6 +72,8 @@ static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, u
 		return ret;
 	if (w->cache && cr_row_compact(row, w->arch, &crow) == 0)
 		cr_cache_put(pc, key, &crow);
+	else if (!w->cache && w->memo && cr_row_compact(row, w->arch, &crow) == 0)
+		memo_put(w->memo, pc, key, &crow);
 	return 0;
 }
 
@@ -76,6 +96,15 @@ int cr_cfi_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out
 		w->si.err_addr = 0;
 		ret = cr_crow_apply(&crow, w->mem, w->arch, in, out);
 		if (ret == 0 && crow.signal)
+			w->si.next_exact = 1;
+		return ret;
+	}
+	const struct cr_crow *mc = !w->cache && w->memo ? memo_get(w->memo, pc, key) : NULL;
+
+	if (mc) {
+		w->si.err_addr = 0;
+		ret = cr_crow_apply(mc, w->mem, w->arch, in, out);
+		if (ret == 0 && mc->signal)
 			w->si.next_exact = 1;
 		return ret;
 	}

@@ -10,7 +10,7 @@
 #include "sym.h"
 
 #define SYM_CHUNK 64		/* symbols read per pread/cr_read, stack buffer */
-#define SYM_BIG 2048		/* with the shared buffer (64 KiB) */
+#define SYM_BIG 640		/* with the shared buffer (15 KiB: 4 pages, each a fault the first time) */
 
 /* One shared scan buffer; whoever cannot take it uses a small one on its stack. */
 static Elf64_Sym big_buf[SYM_BIG];
@@ -329,7 +329,7 @@ static int symtab_scan(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc,
 /* Where a file's .symtab and its string table are (sizes 0: it has none). */
 /*
  * The section headers [i, i + n) of fd: all of them in one read into the
- * shared scan buffer when big (768 fit), else 16 at a time into small.  The
+ * shared scan buffer when big (240 fit), else 16 at a time into small.  The
  * count read, 0 on an error.
  */
 static unsigned shdrs_read(int fd, const Elf64_Ehdr *eh, unsigned i, int big, Elf64_Shdr *small,

@@ -44,6 +44,18 @@ struct cr_walk {
 	/* The module of the last lookup: consecutive frames mostly share one. */
 	struct cr_module mod;
 	uint8_t mod_ok;
+	/* Walks without the row cache (cache 0): the last rows decoded, so that
+	   recursion decodes its frame once.  NULL: none. */
+	struct cr_rowmemo *memo;
+};
+
+#define CR_ROWMEMO 8
+struct cr_rowmemo {
+	unsigned next;			/* the slot the next row goes to */
+	struct {
+		uint64_t pc, key;	/* pc 0: empty */
+		struct cr_crow row;
+	} e[CR_ROWMEMO];
 };
 
 /*
