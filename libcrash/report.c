@@ -4,6 +4,8 @@
  * specified in docs/report-format.md; tests parse it.
  */
 #include <fcntl.h>
+#include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -33,7 +35,7 @@ static void put_file(struct cr_out *o, const char *path, size_t max)
 
 static void put_ids(struct cr_out *o)
 {
-	char path[64] = "/proc/self/task/", num[24], exe[256];
+	char path[64] = "/proc/self/task/", num[24], exe[256], name[17];
 	long tid = syscall(SYS_gettid);
 	size_t k = 16;
 
@@ -42,13 +44,21 @@ static void put_ids(struct cr_out *o)
 	cr_puts(o, ", tid: ");
 	cr_putu(o, (uint64_t)tid);
 	cr_puts(o, ", name: ");
-	cr_fmt_u(num, sizeof(num), (uint64_t)tid);
-	for (size_t i = 0; num[i]; i++)
-		path[k++] = num[i];
-	for (const char *s = "/comm"; *s; s++)
-		path[k++] = *s;
-	path[k] = 0;
-	put_file(o, path, 64);
+	/* The thread's name (the handler runs on the crashed thread): PR_GET_NAME
+	   is a system call; its /proc file, the fallback, costs ~20 us here. */
+	memset(name, 0, sizeof(name));
+	if (syscall(SYS_prctl, PR_GET_NAME, name) == 0 && name[0]) {
+		name[sizeof(name) - 1] = 0;
+		cr_puts(o, name);
+	} else {
+		cr_fmt_u(num, sizeof(num), (uint64_t)tid);
+		for (size_t i = 0; num[i]; i++)
+			path[k++] = num[i];
+		for (const char *s = "/comm"; *s; s++)
+			path[k++] = *s;
+		path[k] = 0;
+		put_file(o, path, 64);
+	}
 	cr_puts(o, "  >>> ");
 	/* Read now (the file may have been renamed since start); the module
 	   lines reuse it. */
