@@ -152,10 +152,10 @@ static void copy_name(const struct cr_mem *m, uint64_t addr, char *dst, size_t c
 
 /*
  * The table in place where the reader can prove its pages readable (a
- * cr_mem_fast: one system call per eight pages, no copy; a buffer), one view
- * of at most two pages at a time; else copied in chunks.
+ * cr_mem_fast: up to 32 pages a system call, no copy; a buffer), one view of
+ * at most 32 pages at a time (libc's .dynsym: one); else copied in chunks.
  */
-#define SYM_VIEW (4096 / sizeof(Elf64_Sym))	/* 4080 bytes: spans at most two pages */
+#define SYM_VIEW (31 * 4096 / sizeof(Elf64_Sym))	/* spans at most 32 pages */
 static void dynsym_scan(const struct cr_mem *m, uint64_t symtab, uint64_t count, uint64_t bias,
 			uint64_t pc, struct best *b)
 {
