@@ -68,8 +68,17 @@ void cr_putc(struct cr_out *o, char c)
 
 void cr_putsn(struct cr_out *o, const char *s, size_t max)
 {
-	for (size_t i = 0; i < max && s[i]; i++)
-		cr_putc(o, s[i]);
+	/* Into the buffer a run at a time: the end of s is found as it is copied. */
+	for (size_t i = 0; i < max && s[i];) {
+		size_t room, k;
+
+		if (o->n == sizeof(o->buf))
+			cr_flush(o);
+		room = sizeof(o->buf) - o->n;
+		for (k = 0; k < room && i < max && s[i]; k++, i++)
+			o->buf[o->n + k] = s[i];
+		o->n += k;
+	}
 }
 
 void cr_puts(struct cr_out *o, const char *s)

@@ -64,6 +64,30 @@ int main(void)
 	tap_is_u64(strlen(mem), 3000, "3000 bytes through a 1024-byte buffer");
 	tap_ok(mem[2999] == 'a' + 2999 % 26, "last byte right");
 
+	/* Strings copied a run at a time, across the buffer's edge: every byte,
+	   in order, and putsn's bound across a flush. */
+	{
+		char s[700], want[3000];
+		size_t k = 0;
+
+		for (size_t i = 0; i < sizeof(s) - 1; i++)
+			s[i] = (char)('A' + i % 23);
+		s[sizeof(s) - 1] = 0;
+		cr_out_mem(&o, mem, sizeof(mem));
+		for (int r = 0; r < 4; r++) {
+			cr_puts(&o, s);
+			memcpy(want + k, s, sizeof(s) - 1);
+			k += sizeof(s) - 1;
+		}
+		cr_putsn(&o, s, 150);
+		memcpy(want + k, s, 150);
+		k += 150;
+		want[k] = 0;
+		cr_flush(&o);
+		tap_ok(strlen(mem) == k && strcmp(mem, want) == 0,
+		       "2,946 bytes of strings through the 1024-byte buffer, in order");
+	}
+
 	/* A sink too small: truncated, NUL-terminated, error recorded. */
 	cr_out_mem(&o, small, sizeof(small));
 	cr_puts(&o, "0123456789");
