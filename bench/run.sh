@@ -48,6 +48,9 @@ row() { # NAME ENV BIN METHOD
 # CRASH_DISABLE=1: no crash_install(), so the first capture is really cold
 # (crash_install warms the lazy paths and the cache on purpose).
 row "libcrash crash_backtrace_with(CFI)" "CRASH_DISABLE=1" "$BT" cfi
+# Installed (the preload constructor ran): the module table is taken, as it
+# is for a crash; the row cache starts empty all the same.
+row "libcrash CFI after crash_install (what a crash has)" "CRASH_BENCH=1" "$BT" cfi
 row "libcrash crash_backtrace() (auto)" "CRASH_DISABLE=1" "$BT" auto
 row "libcrash CFI, row cache off (CRASH_CACHE=0)" "CRASH_CACHE=0" "$BT" cfi
 row "libcrash crash_backtrace_with(FP)" "CRASH_DISABLE=1" "$BT" fp
@@ -67,6 +70,8 @@ read -r a b d <<<"$(CRASH_OUTPUT=$out "$LAT" 40 "$LIB" - -- "$DEMO" deep 26)"
 echo "| crash at depth 33, LD_PRELOAD=libcrash.so (report to a file) | $a | $b | $d |"
 read -r a b d <<<"$(CRASH_OUTPUT=$out "$LAT" 40 "$REF" - -- "$DEMO" deep 26)"
 echo "| crash at depth 33, a glibc backtrace() handler (reference) | $a | $b | $d |"
+read -r a b d <<<"$(CRASH_OUTPUT=$out "$LAT" 40 "$LIB" "$REF" -- "$DEMO" deep 26)"
+echo "| crash at depth 33, libcrash.so against the reference handler | $a | $b | $d |"
 read -r a b d <<<"$("$LAT" 40 "$LIB" - -- /bin/true)"
 echo "| /bin/true, LD_PRELOAD=libcrash.so (start-up) | $a | $b | $d |"
 read -r a b d <<<"$("$LAT" 40 "$REF" - -- /bin/true)"
