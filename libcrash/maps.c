@@ -120,25 +120,41 @@ int cr_maps_parse(struct cr_maps *t, const char *text, size_t len)
 	return cr_maps_parse_chunks(t, text, len, len ? len : 1);
 }
 
-/* All of fd's text into t. */
+/*
+ * All of fd's text into t, a page per read (the kernel fills a page per
+ * read: few system calls) through a static buffer, not 4 KiB of the
+ * handler's stack (this may run deep in a walk: to_text); whoever finds it
+ * busy reads 256 bytes at a time on the stack.
+ */
+static char page_buf[4096];
+static volatile int page_busy;
+
 static int load_fd(struct cr_maps *t, int fd)
 {
 	struct parser p = { .t = t, .len = 0 };
-	char buf[4096];	/* the kernel fills a page per read: few system calls */
+	char small[256], *buf = small;
+	size_t cap = sizeof(small);
+	int big = __atomic_exchange_n(&page_busy, 1, __ATOMIC_ACQUIRE) == 0;
 	ssize_t r;
 
+	if (big) {
+		buf = page_buf;
+		cap = sizeof(page_buf);
+	}
 	t->n = 0;
 	t->truncated = 0;
 	t->query = 0;
 	/* Bounded: at most 256 MiB of text (far more than CR_MAPS_MAX lines). */
-	for (int i = 0; i < 65536; i++) {
-		r = read(fd, buf, sizeof(buf));
+	for (int i = 0; i < 1 << 20; i++) {
+		r = read(fd, buf, cap);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
 			break;
 		feed(&p, buf, (size_t)r);
 	}
+	if (big)
+		__atomic_store_n(&page_busy, 0, __ATOMIC_RELEASE);
 	if (p.len)
 		parse_line(t, p.line, p.line + p.len);
 	return (int)t->n;

@@ -387,8 +387,10 @@ static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile 
 	return ret;
 }
 
-static int symtab_lookup(const struct cr_symfile *sf, const struct cr_module *mod, uint64_t pc,
-			 struct cr_sym *out)
+/* Not inlined: its frame and symtab_open's are never on the handler's stack together. */
+static __attribute__((noinline)) int symtab_lookup(const struct cr_symfile *sf,
+						   const struct cr_module *mod, uint64_t pc,
+						   struct cr_sym *out)
 {
 	Elf64_Shdr sh = { .sh_offset = sf->sym_off, .sh_size = sf->sym_size };
 	struct best b = { 0 };
