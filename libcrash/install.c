@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * crash_install/uninstall: options, output, alternate stack, module table,
- * warm-up, sigaction.  Everything lazy happens here, before any signal.
+ * sigaction.  Everything lazy happens here, before any signal, but the safe
+ * reader's probe (mem.c), which its first read does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +15,6 @@
 
 #include "cfi/cache.h"
 #include "crash-int.h"
-#include "mem.h"
 #include "module.h"
 #include "options.h"
 
@@ -140,8 +140,6 @@ int crash_install(const struct crash_options *opts)
 	}
 	if ((ret = validate(opts)) < 0)
 		goto out;
-	if ((ret = cr_mem_init()) < 0)
-		goto out;
 	if ((fd = open_output(opts)) < 0) {
 		ret = fd;
 		goto out;
@@ -157,9 +155,9 @@ int crash_install(const struct crash_options *opts)
 	cr_cfg.max_frames = opts->max_frames ? (unsigned)opts->max_frames : CR_DEFAULT_FRAMES;
 	cr_cfg.chain = !opts->no_chain;
 	sigs = opts->signals ? opts->signals : CR_DEFAULT_SIGNALS;
-	/* Nothing else is lazy: the safe reader was probed above, the module
-	   table taken, PLT slots bound at load (-z now); the CFI row cache
-	   fills as walks need it. */
+	/* Nothing else is lazy but the safe reader's probe (two system calls at
+	   its first read, AS-safe): the module table was taken above, PLT slots
+	   bound at load (-z now); the CFI row cache fills as walks need it. */
 	restore(installed & ~sigs);	/* signals dropped by this call */
 	ret = set_handlers(sigs);
 	cr_cfg.signals = sigs;

@@ -14,9 +14,12 @@
 
 enum { MEM_VMREADV = 1, MEM_PIPE = 2 };
 
-static int mem_method;		/* set once in cr_mem_init() */
+static int mem_method;		/* 0 until cr_mem_init() decides, then set once */
 static int probe_pipe[2] = { -1, -1 };
-static volatile int probe_busy;	/* the shared pipe is in use by another reader */
+/* The shared pipe is in use by another reader, or not made yet (it starts busy:
+   a reader that finds it busy makes a pipe of its own). */
+static volatile int probe_busy = 1;
+static int probe_claimed;	/* a thread has taken on making the shared pipe */
 
 static int read_vm_pid(long pid, uint64_t addr, void *dst, size_t len)
 {
@@ -77,16 +80,18 @@ static int read_pipe(uint64_t addr, void *dst, size_t len)
 
 static int self_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
 {
-	int saved = errno, ret;
+	int saved = errno, ret, method;
 
 	(void)m;
 	if (len == 0)
 		return 0;
 	if (addr + len < addr)
 		return -CR_EFAULT;
-	if (mem_method == 0)
-		cr_mem_init();	/* first use before crash_install(): AS-safe calls only */
-	ret = mem_method == MEM_VMREADV ? read_vm(addr, dst, len) : read_pipe(addr, dst, len);
+	if ((method = __atomic_load_n(&mem_method, __ATOMIC_ACQUIRE)) == 0) {
+		cr_mem_init();	/* the first read: AS-safe calls only */
+		method = __atomic_load_n(&mem_method, __ATOMIC_ACQUIRE);
+	}
+	ret = method == MEM_VMREADV ? read_vm(addr, dst, len) : read_pipe(addr, dst, len);
 	errno = saved;
 	return ret;
 }
@@ -102,7 +107,7 @@ static int safe_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t le
 		return 0;
 	if (addr + len < addr)
 		return -CR_EFAULT;
-	if (mem_method != MEM_VMREADV)
+	if (__atomic_load_n(&mem_method, __ATOMIC_ACQUIRE) != MEM_VMREADV)
 		return self_read(m, addr, dst, len);
 	ret = read_vm_pid(s->pid, addr, dst, len);
 	errno = saved;
@@ -117,21 +122,37 @@ void cr_mem_safe_init(struct cr_mem_safe *s)
 	s->pid = (long)syscall(SYS_getpid);
 }
 
+/*
+ * At the first read, not at install: a process that never crashes never pays
+ * for the probe's two system calls.  Threads may get here at once (two
+ * crashes, or a handler that interrupted a reader): every step is idempotent
+ * or claimed by an atomic exchange, and nothing waits.
+ */
 int cr_mem_init(void)
 {
 	static const uint64_t probe = 0x6c69626372617368ull;
 	uint64_t got = 0;
+	int fd[2], ret = 0;
 
-	if (mem_method)
+	if (__atomic_load_n(&mem_method, __ATOMIC_ACQUIRE))
 		return 0;
 	if (read_vm((uintptr_t)&probe, &got, sizeof(got)) == 0 && got == probe) {
 		__atomic_store_n(&mem_method, MEM_VMREADV, __ATOMIC_RELEASE);
 		return 0;
 	}
-	if (probe_pipe[0] < 0 && pipe2(probe_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
-		return -errno;
+	/* One thread makes the shared pipe and then marks it free; the others
+	   (and every reader meanwhile) find it busy and use pipes of their own. */
+	if (__atomic_exchange_n(&probe_claimed, 1, __ATOMIC_ACQ_REL) == 0) {
+		if (pipe2(fd, O_CLOEXEC | O_NONBLOCK) == 0) {
+			probe_pipe[0] = fd[0];
+			probe_pipe[1] = fd[1];
+			__atomic_store_n(&probe_busy, 0, __ATOMIC_RELEASE);
+		} else {
+			ret = -errno;	/* it stays busy: a pipe per read */
+		}
+	}
 	__atomic_store_n(&mem_method, MEM_PIPE, __ATOMIC_RELEASE);
-	return 0;
+	return ret;
 }
 
 static int buffer_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
@@ -175,11 +196,11 @@ static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 
 	if (c == 0 || c >= (UINT64_MAX >> 12) - CR_PROVE_MAX)	/* chunk 0 is never mapped */
 		return 0;
-	if (mem_method == 0)
+	if (__atomic_load_n(&mem_method, __ATOMIC_ACQUIRE) == 0)
 		cr_mem_init();
 	if (want > CR_PROVE_MAX)
 		want = CR_PROVE_MAX;
-	if (mem_method != MEM_VMREADV) {
+	if (__atomic_load_n(&mem_method, __ATOMIC_ACQUIRE) != MEM_VMREADV) {
 		/* One read per page (the pipe fallback has no scatter list). */
 		while (n < want && n < CR_PROVE_AHEAD &&
 		       self_read(&cr_mem_self, (c + n) << 12, bytes, 1) == 0)

@@ -19,7 +19,7 @@ struct cr_mem {
 };
 
 /*
- * The live process.  AS-safe after cr_mem_init(): process_vm_readv() on
+ * The live process.  AS-safe (the first read runs cr_mem_init()): process_vm_readv() on
  * ourselves, or, where that is not available (qemu-user, seccomp), a write(2)
  * into a pipe that the kernel validates, read back into dst.
  */
@@ -36,7 +36,11 @@ struct cr_mem_safe {
 };
 void cr_mem_safe_init(struct cr_mem_safe *s);
 
-/* Install time: probe which method works, create the probe pipe.  0 or -errno. */
+/*
+ * Probe which method works, create the shared pipe of the fallback; done at
+ * the first read of the live process (not at install).  0 or -errno (no pipe:
+ * each read makes its own).  AS-safe, lock-free; concurrent calls are safe.
+ */
 int cr_mem_init(void);
 
 /*
