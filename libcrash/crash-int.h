@@ -21,8 +21,19 @@ struct cr_config {
 
 extern struct cr_config cr_cfg;
 
-/* The previous disposition of each signal (first install), for chaining. */
-extern struct sigaction cr_prev[65];
+/*
+ * The previous disposition of each signal (first install), for chaining and
+ * for crash_uninstall(): a struct sigaction holds a 128-byte sigset_t, and 65
+ * of them were 10 KiB, three pages to write at install; this is 2 KiB in
+ * .data (CR_INSTALL_DATA).
+ */
+struct cr_prev {
+	void (*handler)(int);				/* sa_handler, or */
+	void (*action)(int, siginfo_t *, void *);	/* sa_sigaction (SA_SIGINFO) */
+	uint64_t mask;					/* sa_mask: signal n is bit n - 1 */
+	int flags;					/* sa_flags */
+};
+extern struct cr_prev cr_prev[65];
 extern unsigned long long cr_prev_saved;
 
 void cr_handler(int sig, siginfo_t *si, void *uc);

@@ -95,21 +95,20 @@ static void nested(int sig)
 
 static void chain(int sig, siginfo_t *si, void *uc)
 {
-	struct sigaction *prev = &cr_prev[sig];
-	int is_fn = (prev->sa_flags & SA_SIGINFO) ? prev->sa_sigaction != NULL
-						   : (prev->sa_handler != SIG_DFL &&
-						      prev->sa_handler != SIG_IGN);
+	const struct cr_prev *prev = &cr_prev[sig];
+	int is_fn = (prev->flags & SA_SIGINFO) ? prev->action != NULL
+					       : (prev->handler != SIG_DFL && prev->handler != SIG_IGN);
 
 	if (cr_cfg.chain && is_fn) {
 		/* The application may recover (or longjmp): let others report again. */
 		__atomic_store_n(&crash_owner, 0, __ATOMIC_RELEASE);
-		if (prev->sa_flags & SA_SIGINFO)
-			prev->sa_sigaction(sig, si, uc);
+		if (prev->flags & SA_SIGINFO)
+			prev->action(sig, si, uc);
 		else
-			prev->sa_handler(sig);
+			prev->handler(sig);
 		return;
 	}
-	if (prev->sa_handler == SIG_IGN && !(prev->sa_flags & SA_SIGINFO) && !refaults(sig, si)) {
+	if (prev->handler == SIG_IGN && !(prev->flags & SA_SIGINFO) && !refaults(sig, si)) {
 		/* Ignored before us: a sent signal goes on being ignored. */
 		__atomic_store_n(&crash_owner, 0, __ATOMIC_RELEASE);
 		return;

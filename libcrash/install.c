@@ -25,39 +25,50 @@ struct cr_config cr_cfg = {
 	.signals = CR_DEFAULT_SIGNALS,
 	.chain = 1,
 };
-struct sigaction cr_prev[65];
-unsigned long long cr_prev_saved;
+CR_INSTALL_DATA struct cr_prev cr_prev[65];
+CR_INSTALL_DATA unsigned long long cr_prev_saved;
 
-static unsigned long long installed;	/* signals that have our handler now */
-static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;	/* never in the handler */
+CR_INSTALL_DATA static unsigned long long installed;	/* signals that have our handler now */
+/* Never taken in the handler. */
+CR_INSTALL_DATA static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;
 static int opened_fd = -1;		/* the CRASH_OUTPUT/opts->path file we opened */
 
+/* The kernel's sigset_t: signal n is bit n - 1 of the first 64-bit word. */
+_Static_assert(sizeof(sigset_t) >= sizeof(uint64_t), "sigset_t holds signals 1-64");
+
 #define ALT_SIZE (64 * 1024)
+/*
+ * The guard below the alternate stack: 64 KiB, the largest page size of the
+ * supported ABIs (aarch64 with 64 KiB pages), so it is at least a page
+ * whatever the page size, with no sysconf() call (whose first call faults
+ * in a page of libc's text and one of its data); it reserves address space,
+ * not memory.
+ */
+#define ALT_GUARD (64 * 1024)
 
 int crash_thread_init(void)
 {
 	stack_t cur, ss;
-	long page = sysconf(_SC_PAGESIZE);
 	void *p;
 
 	if (sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE))
 		return 0;	/* the thread has one (the application's or ours) */
-	/* A guard page below: an overflow of the alternate stack faults cleanly. */
-	p = mmap(NULL, ALT_SIZE + (size_t)page, PROT_READ | PROT_WRITE,
+	/* A guard below: an overflow of the alternate stack faults cleanly. */
+	p = mmap(NULL, ALT_GUARD + ALT_SIZE, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
-	if (mprotect(p, (size_t)page, PROT_NONE) < 0) {
-		munmap(p, ALT_SIZE + (size_t)page);
+	if (mprotect(p, ALT_GUARD, PROT_NONE) < 0) {
+		munmap(p, ALT_GUARD + ALT_SIZE);
 		return -errno;
 	}
-	ss.ss_sp = (char *)p + page;
+	ss.ss_sp = (char *)p + ALT_GUARD;
 	ss.ss_size = ALT_SIZE;
 	ss.ss_flags = 0;
 	if (sigaltstack(&ss, NULL) < 0) {
 		int e = errno;
 
-		munmap(p, ALT_SIZE + (size_t)page);
+		munmap(p, ALT_GUARD + ALT_SIZE);
 		return -e;
 	}
 	return 0;
@@ -93,7 +104,10 @@ static int set_handlers(unsigned long long sigs)
 		if (sigaction(sig, &sa, &old) < 0)
 			return -errno;
 		if (!(cr_prev_saved & CRASH_SIGMASK(sig)) && old.sa_sigaction != cr_handler) {
-			cr_prev[sig] = old;
+			cr_prev[sig].handler = old.sa_handler;
+			cr_prev[sig].action = old.sa_sigaction;
+			memcpy(&cr_prev[sig].mask, &old.sa_mask, sizeof(cr_prev[sig].mask));
+			cr_prev[sig].flags = old.sa_flags;
 			cr_prev_saved |= CRASH_SIGMASK(sig);
 		}
 		installed |= CRASH_SIGMASK(sig);
@@ -104,9 +118,19 @@ static int set_handlers(unsigned long long sigs)
 static void restore(unsigned long long sigs)
 {
 	for (int sig = 1; sig < 65; sig++) {
+		struct sigaction sa;
+
 		if (!(sigs & installed & CRASH_SIGMASK(sig)))
 			continue;
-		sigaction(sig, &cr_prev[sig], NULL);
+		memset(&sa, 0, sizeof(sa));
+		if (cr_prev[sig].flags & SA_SIGINFO)
+			sa.sa_sigaction = cr_prev[sig].action;
+		else
+			sa.sa_handler = cr_prev[sig].handler;
+		sigemptyset(&sa.sa_mask);
+		memcpy(&sa.sa_mask, &cr_prev[sig].mask, sizeof(cr_prev[sig].mask));
+		sa.sa_flags = cr_prev[sig].flags;
+		sigaction(sig, &sa, NULL);
 		installed &= ~CRASH_SIGMASK(sig);
 	}
 }
