@@ -57,9 +57,9 @@ CRASH_API int crash_install(const struct crash_options *opts);
 CRASH_API void crash_uninstall(void);
 
 /*
- * Give the calling thread an alternate signal stack (64 KiB + guard page) so
- * that its stack overflow is reported.  crash_install() does this for the
- * thread that calls it; other threads call this once.  0 or -errno.
+ * Give the calling thread an alternate signal stack (64 KiB above a 64 KiB
+ * guard) so that its stack overflow is reported.  crash_install() does this
+ * for the thread that calls it; other threads call this once.  0 or -errno.
  */
 CRASH_API int crash_thread_init(void);
 

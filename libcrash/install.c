@@ -96,7 +96,7 @@ static int set_handlers(unsigned long long sigs)
 	/* SA_NODEFER: a fault inside the handler re-enters it and is caught as such. */
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	for (int sig = 1; sig < 65; sig++) {
+	for (int sig = 1; sig < 64; sig++) {	/* a 64-bit mask: signals 1-63 */
 		if (!(sigs & CRASH_SIGMASK(sig)))
 			continue;
 		struct sigaction old;
@@ -117,7 +117,7 @@ static int set_handlers(unsigned long long sigs)
 
 static void restore(unsigned long long sigs)
 {
-	for (int sig = 1; sig < 65; sig++) {
+	for (int sig = 1; sig < 64; sig++) {	/* a 64-bit mask: signals 1-63 */
 		struct sigaction sa;
 
 		if (!(sigs & installed & CRASH_SIGMASK(sig)))
