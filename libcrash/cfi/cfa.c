@@ -316,7 +316,8 @@ static int extended(struct state *st, struct cr_cursor *c, uint8_t op)
 		return 0;
 	case DW_CFA_GNU_negative_offset_extended:
 		reg = cr_uleb(c);
-		set(st, reg, CR_OFFSET, -fac(st, cr_uleb(c)));
+		/* Negated as unsigned: the factored offset may be INT64_MIN (wraps, as fac does). */
+		set(st, reg, CR_OFFSET, (int64_t)(0 - (uint64_t)fac(st, cr_uleb(c))));
 		return 0;
 	}
 	return -CR_EINVAL;

@@ -181,6 +181,11 @@ static void t_register_rules(void)
 	tap_ok(runf(B(0x2f, 0x06, 0x02), LO) == 0 && rule(6, CR_OFFSET, 16),
 	       "GNU_negative_offset_extended");
 	FAILS(EI, "GNU_negative_offset_extended truncated", 0x2f);
+	/* 2^60 * -8 wraps to INT64_MIN, and its negation wraps too (found by the
+	   EH fuzzer under UBSan: it was a signed negation). */
+	tap_ok(runf(B(0x2f, 0x06, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x10), LO) == 0 &&
+		       rule(6, CR_OFFSET, INT64_MIN),
+	       "GNU_negative_offset_extended of INT64_MIN: wraps, no overflow");
 	tap_ok(runf(B(0x14, 0x06, 0x02), LO) == 0 && rule(6, CR_VAL_OFFSET, -16), "val_offset");
 	FAILS(EI, "val_offset truncated", 0x14, 0x06);
 	tap_ok(runf(B(0x15, 0x06, 0x7f), LO) == 0 && rule(6, CR_VAL_OFFSET, 8), "val_offset_sf");
