@@ -160,25 +160,6 @@ static int load_fd(struct cr_maps *t, int fd)
 	return (int)t->n;
 }
 
-int cr_maps_load(struct cr_maps *t)
-{
-	int fd, saved = errno, ret;
-
-	t->n = 0;
-	t->truncated = 0;
-	t->query = 0;
-	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		errno = saved;
-		return ret;
-	}
-	ret = load_fd(t, fd);
-	close(fd);
-	errno = saved;
-	return ret;
-}
-
 /*
  * PROCMAP_QUERY (Linux 6.11 include/uapi/linux/fs.h): _IOWR('f', 17, struct
  * procmap_query), 104 bytes.  Declared here: Debian 12's headers predate it.
@@ -224,7 +205,8 @@ static int query(int fd, uint64_t addr, int next, struct cr_map *out)
 	return 0;
 }
 
-int cr_maps_open(struct cr_maps *t)
+/* /proc/self/maps, in query mode if asked for and the kernel answers (cr_maps_open). */
+static int maps_open(struct cr_maps *t, int try_query)
 {
 	struct cr_map m;
 	int fd, saved = errno, ret;
@@ -239,7 +221,7 @@ int cr_maps_open(struct cr_maps *t)
 		return ret;
 	}
 	/* Query mode if the kernel answers for this very code: executable. */
-	if (query(fd, (uintptr_t)&cr_maps_open, 0, &m) == 0 && (m.flags & CR_MAP_X)) {
+	if (try_query && query(fd, (uintptr_t)&maps_open, 0, &m) == 0 && (m.flags & CR_MAP_X)) {
 		t->query = 1;
 		t->qfd = fd;
 		t->m[t->n++] = m;
@@ -250,6 +232,16 @@ int cr_maps_open(struct cr_maps *t)
 	close(fd);
 	errno = saved;
 	return ret;
+}
+
+int cr_maps_load(struct cr_maps *t)
+{
+	return maps_open(t, 0);
+}
+
+int cr_maps_open(struct cr_maps *t)
+{
+	return maps_open(t, 1);
 }
 
 void cr_maps_close(struct cr_maps *t)

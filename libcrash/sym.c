@@ -23,9 +23,20 @@ struct symbuf {
 	Elf64_Sym small[SYM_CHUNK];
 };
 
+/* The shared buffer: 1 if taken (big_put after), 0 if another holds it. */
+static int big_take(void)
+{
+	return __atomic_exchange_n(&big_busy, 1, __ATOMIC_ACQUIRE) == 0;
+}
+
+static void big_put(void)
+{
+	__atomic_store_n(&big_busy, 0, __ATOMIC_RELEASE);
+}
+
 static void buf_get(struct symbuf *b)
 {
-	b->big = __atomic_exchange_n(&big_busy, 1, __ATOMIC_ACQUIRE) == 0;
+	b->big = big_take();
 	b->s = b->big ? big_buf : b->small;
 	b->cap = b->big ? SYM_BIG : SYM_CHUNK;
 }
@@ -33,7 +44,7 @@ static void buf_get(struct symbuf *b)
 static void buf_put(struct symbuf *b)
 {
 	if (b->big)
-		__atomic_store_n(&big_busy, 0, __ATOMIC_RELEASE);
+		big_put();
 }
 #define MAX_SYMS (1u << 22)	/* bound on any one table */
 
@@ -335,7 +346,8 @@ static int symtab_scan(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc,
 static unsigned shdrs_read(int fd, const Elf64_Ehdr *eh, unsigned i, int big, Elf64_Shdr *small,
 			   const Elf64_Shdr **out)
 {
-	unsigned n = eh->e_shnum - i, cap = big ? (unsigned)(sizeof(big_buf) / (sizeof(Elf64_Shdr))) : 16;
+	unsigned n = eh->e_shnum - i;
+	unsigned cap = big ? (unsigned)(SYM_BIG * sizeof(Elf64_Sym) / sizeof(Elf64_Shdr)) : 16;
 	Elf64_Shdr *dst = big ? (Elf64_Shdr *)(void *)big_buf : small;
 
 	if (n > cap)
@@ -359,8 +371,9 @@ static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile 
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
 	    !same_file(fd, &eh, mod))
 		return -CR_ENOINFO;
-	/* The shared scan buffer, if free (as buf_get), for one read of them all. */
-	big = __atomic_exchange_n(&big_busy, 1, __ATOMIC_ACQUIRE) == 0;
+	/* The shared scan buffer, if free, for one read of them all (not buf_get:
+	   its fallback chunk would put 1.5 KiB more on the handler's stack). */
+	big = big_take();
 	for (unsigned i = 0; i < eh.e_shnum && i < 65535; i++) {
 		if (i == base + have) {
 			base = i;
@@ -383,7 +396,7 @@ static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile 
 		break;
 	}
 	if (big)
-		__atomic_store_n(&big_busy, 0, __ATOMIC_RELEASE);
+		big_put();
 	return ret;
 }
 
@@ -531,8 +544,8 @@ int cr_sym_symtab_memo(const struct cr_module *mod, uint64_t pc, struct cr_symfi
 			debug_path(mod, dbg, sizeof(dbg));
 			symtab_open(dbg, mod, sf);
 		}
-		if (sf->fd < 0 && mod->path[0] && symtab_open(mod->path, mod, sf) == 0)
-			sf->main = 1;
+		if (sf->fd < 0 && mod->path[0])
+			symtab_open(mod->path, mod, sf);
 	}
 	if (sf->fd >= 0)
 		ret = symtab_lookup(sf, mod, pc, out);

@@ -34,7 +34,6 @@ int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc
 struct cr_symfile {
 	uint64_t mod_lo, mod_bias;	/* the module (mod_lo 0: none yet) */
 	int fd;				/* -1: no file with a .symtab */
-	int main;			/* fd is the module's own file (not its debug file) */
 	uint64_t sym_off, sym_size, str_off, str_size;
 	const uint8_t *tab;		/* NULL, or the file's bytes from tab_off on, in the arena */
 	uint64_t tab_off;

@@ -385,7 +385,8 @@ struct table {
 };
 
 /* Table entry i: initial location and FDE address, both relative to the hdr. */
-static inline __attribute__((always_inline)) int entry(const struct table *t, uint64_t i, uint64_t *loc, uint64_t *fde)
+static inline __attribute__((always_inline)) int entry(const struct table *t, uint64_t i,
+							uint64_t *loc, uint64_t *fde)
 {
 	int32_t v[2];
 
