@@ -82,6 +82,59 @@ static void arm(void)
 	timer_settime(timer, 0, &its, NULL);
 }
 
+/*
+ * The reference can be wrong: scan's frame i is a confirmed return address
+ * and from frame i + 1 on scan's trace is CFI's from frame i, every pc and
+ * sp, to its end: CFI skipped a real frame.  (clang 19 on riscv64 emits no
+ * CFI for a shrink-wrapped early exit placed after the epilogue: its row
+ * there still says CFA = s0, which is the caller's, so CFI, and libunwind
+ * with it, skip the caller.)  The sp of CFI's frame i may differ from
+ * scan's frame i + 1: clang 19 on loongarch64 emits no epilogue CFI at
+ * all, so after `ld.d $fp` the row's CFA = $fp + N is the caller's CFA + N;
+ * CFI then reads the caller's own saved $ra and $fp (its frame i: the
+ * right pc, an sp N too high) and is right again from frame i + 1 on.
+ * Every later frame must agree in pc and sp.  Not counted for or against
+ * scan.
+ */
+static int cfi_skipped(const struct cr_frame *fr, unsigned nr, const struct cr_frame *fs,
+		       unsigned ns, unsigned i)
+{
+	unsigned j;
+
+	if (i == 0 || i >= nr || nr + 1 != ns || !(fs[i].flags & CR_FRAME_CONFIRMED) ||
+	    fs[i + 1].pc != fr[i].pc)
+		return 0;
+	for (j = i + 1; j < nr && fs[j + 1].pc == fr[j].pc && fs[j + 1].sp == fr[j].sp; j++)
+		;
+	return j == nr;
+}
+
+/* cfi_skipped on made-up traces: what it must take and what it must not. */
+static void check_cfi_skipped(void)
+{
+	/* CFI: 0 A C D; scan: 0 B A C D (B confirmed). */
+	const struct cr_frame fr[] = { { 0x100, 0x1000, 0, 0 }, { 0xa00, 0x1040, 0, 0 },
+				       { 0xc00, 0x1080, 0, 0 }, { 0xd00, 0x10c0, 0, 0 } };
+	struct cr_frame fs[] = { { 0x100, 0x1000, 0, 0 }, { 0xb00, 0x1020, 0, CR_FRAME_CONFIRMED },
+				 { 0xa00, 0x1040, 0, 0 }, { 0xc00, 0x1080, 0, 0 },
+				 { 0xd00, 0x10c0, 0, 0 } };
+	int ok = cfi_skipped(fr, 4, fs, 5, 1);	/* every sp the same (riscv64) */
+
+	fs[2].sp = 0x1030;	/* CFI's frame 1 sp wrong, the rest right (loongarch64) */
+	ok = ok && cfi_skipped(fr, 4, fs, 5, 1);
+	fs[3].sp = 0x1070;	/* and a later sp differs: not a skip */
+	ok = ok && !cfi_skipped(fr, 4, fs, 5, 1);
+	fs[3].sp = 0x1080;
+	fs[1].flags = 0;	/* scan's extra frame not a confirmed return address */
+	ok = ok && !cfi_skipped(fr, 4, fs, 5, 1);
+	fs[1].flags = CR_FRAME_CONFIRMED;
+	fs[2].pc = 0xa04;	/* scan's next frame is not CFI's */
+	ok = ok && !cfi_skipped(fr, 4, fs, 5, 1);
+	fs[2].pc = 0xa00;
+	ok = ok && !cfi_skipped(fr, 4, fs, 4, 1) && !cfi_skipped(fr, 4, fs, 5, 0);
+	tap_ok(ok, "the rule for a frame CFI skipped (made-up traces)");
+}
+
 static void on_prof(int sig, siginfo_t *si, void *uc)
 {
 	static struct cr_frame fr[MAXF], fs[MAXF];
@@ -121,22 +174,7 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 			break;
 	}
 	s->first_bad = (uint8_t)i;
-	/*
-	 * The reference can be wrong: scan's frame i is a confirmed return address
-	 * and from frame i + 1 on scan's trace is CFI's from frame i, every pc and
-	 * sp, to its end: CFI skipped a real frame.  (clang 19 on riscv64 emits no
-	 * CFI for a shrink-wrapped early exit placed after the epilogue: its row
-	 * there still says CFA = s0, which is the caller's, so CFI, and libunwind
-	 * with it, skip the caller.)  Not counted for or against scan.
-	 */
-	s->cfi_skip = 0;
-	if (i > 0 && i < tr.n && tr.n + 1 == ts.n && (fs[i].flags & CR_FRAME_CONFIRMED)) {
-		unsigned j;
-
-		for (j = i; j < tr.n && fs[j + 1].pc == fr[j].pc && fs[j + 1].sp == fr[j].sp; j++)
-			;
-		s->cfi_skip = j == tr.n;
-	}
+	s->cfi_skip = cfi_skipped(fr, tr.n, fs, ts.n, i);
 	if (i < tr.n) {
 		s->ref_pc = fr[i].pc;
 		s->ref_sp = fr[i].sp;
@@ -400,9 +438,10 @@ int main(int argc, char **argv)
 		if (s->cfi_skip) {
 			cfi_skips++;
 			printf("# %s: sample %ld at %s: cfi skipped frame %u, scan found it: %s sp %#lx "
-			       "(then cfi's frames, every one)\n",
+			       "(then cfi's frames, every one; cfi's next sp %#lx)\n",
 			       argv[1], i, name_of(s->pc0, z, sizeof(z)), s->first_bad,
-			       name_of(s->scan_pc, a, sizeof(a)), (unsigned long)s->scan_sp);
+			       name_of(s->scan_pc, a, sizeof(a)), (unsigned long)s->scan_sp,
+			       (unsigned long)s->ref_sp);
 			continue;
 		}
 		/* Confirmation: of the scan frames that agree with CFI, and of the wrong ones. */
@@ -437,6 +476,7 @@ int main(int argc, char **argv)
 			       (unsigned long)s->ref_sp, s->n_scan, s->scan_stop);
 		}
 	}
+	check_cfi_skipped();
 	snprintf(name, sizeof(name), "%s: %ld samples (wanted %ld)", argv[1], samples, target);
 	tap_ok(samples >= target, name);
 	for (int k = 0; k < 3; k++)
