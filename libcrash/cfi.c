@@ -144,37 +144,30 @@ static const struct cr_module *trace_module(struct cr_walk *w, uint64_t pc)
 
 /*
  * The state of the trace loop.  lookup: the pc to look up (the return
- * address - 1); key: the cache key of the module of the last lookup.
+ * address - 1); key: the cache key of the module of the last lookup.  The
+ * cache's generation its rows are read under is w->cache_gen (cache.h): kept
+ * apart, so that the loop's state stays in registers.
  */
 struct trace {
 	uint64_t pc, lookup, sp, fp, key;
 };
 
 /*
- * The cache's sequence lock (cfi/cache.c) for the trace loop: the shape of the
- * row cached for (t->lookup, t->key), or -CR_ENOINFO.
+ * The home slot of (pc, key) if it holds that row, else NULL.  No sequence
+ * check: the trace checks the generation once, at its end (and in miss()),
+ * and uses a row it has not checked yet only in ways that are safe whatever
+ * its fields hold (trace_step).
  */
-struct shape {
-	uint32_t word;	/* shape, cfa_fp, fp_saved, pad */
-	int32_t cfa_off, ra_off, fp_off;
-};
-
-static inline __attribute__((always_inline)) int get_shape(uint64_t pc, uint64_t key,
-							   struct shape *sh)
+static inline __attribute__((always_inline)) const struct cr_cache_slot *slot_for(uint64_t pc,
+										  uint64_t key)
 {
 	const struct cr_cache_slot *s = cr_cache_slot_of(pc);
-	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
 
-	if (__builtin_expect((seq & 1) || __atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
+	if (__builtin_expect(__atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
 				     __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != key,
 			     0))
-		return -CR_ENOINFO;
-	sh->word = __atomic_load_n((const uint32_t *)(const void *)&s->row, __ATOMIC_RELAXED);
-	sh->cfa_off = __atomic_load_n(&s->row.cfa_off, __ATOMIC_RELAXED);
-	sh->ra_off = __atomic_load_n(&s->row.ra_off, __ATOMIC_RELAXED);
-	sh->fp_off = __atomic_load_n(&s->row.fp_off, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
+		return NULL;
+	return s;
 }
 
 /*
@@ -184,58 +177,79 @@ static inline __attribute__((always_inline)) int get_shape(uint64_t pc, uint64_t
  * again; the row may still not be there, if it does not compact or another
  * thread wrote the slot meanwhile, and then the second look fails.  0 (no key
  * is 0: .eh_frame_hdr lies inside its module, above its start): no module
- * with tables, or no row: the full walk decides.  On a hit no module is
- * looked up: a row cached under the current module's key was found for a pc
- * inside that module (the key, its start and .eh_frame_hdr, is what
- * identifies a module to the cache).  So a first capture fills the cache as
- * it goes and stays in the loop, rather than walking everything again.
+ * with tables, or no row, or a writer wrote since w->cache_gen (the rows used
+ * so far may be torn): the full walk decides.  Before it writes, the rows read
+ * so far are checked against w->cache_gen; after, w->cache_gen is the
+ * generation its own write left.
+ * On a hit no module is looked up: a row cached under the current module's
+ * key was found for a pc inside that module (the key, its start and
+ * .eh_frame_hdr, is what identifies a module to the cache).  So a first
+ * capture fills the cache as it goes and stays in the loop, rather than
+ * walking everything again.
  */
 static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t lookup, uint64_t old)
 {
 	const struct cr_module *mod = trace_module(w, lookup);
 	struct cr_crow crow;
 	struct cr_row row;
-	struct shape sh;
 	uint64_t key;
 
 	if (!mod)
 		return 0;
 	key = mod->lo ^ (mod->eh_hdr << 1);
-	if (key != old && get_shape(lookup, key, &sh) == 0)
+	if (key != old && slot_for(lookup, key))
 		return key;
-	if (cr_cache_get(lookup, key, &crow) == 0) {
+	if (!cr_cache_still(w->cache_gen))
+		return 0;
+	if (cr_cache_get(lookup, key, &crow) == 0)
 		cr_cache_put(lookup, key, &crow);	/* from the other slot to home */
-		return key;
-	}
-	return decode(w, mod, lookup, key, &row) < 0 ? 0 : key;
+	else if (decode(w, mod, lookup, key, &row) < 0)
+		return 0;
+	w->cache_gen = cr_cache_begin();
+	return w->cache_gen & 1 ? 0 : key;
 }
 
+/*
+ * One frame from the row cached for t->lookup.  The row may be torn (it is
+ * checked with the trace), so every field is read once and any value is
+ * safe: the CFA is checked against the proven window after it is computed,
+ * a STEP row's slots are bytes below it that cannot leave the window
+ * (row.h: ra_w, fp_w), other shapes read through the checked reader.
+ */
 static inline __attribute__((always_inline)) int
 trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (*strip)(uint64_t))
 {
+	const struct cr_cache_slot *s = slot_for(t->lookup, t->key);
 	uint64_t cfa, ra, fp = t->fp, x, v;
-	struct shape sh;
+	uint32_t word;
 	struct {
 		uint8_t shape, cfa_fp, fp_saved, pad;
 	} fl;	/* the first four bytes of a struct cr_crow, read as one word */
 
-	if (__builtin_expect(get_shape(t->lookup, t->key, &sh) < 0, 0) &&
-	    (!(t->key = miss(w, t->lookup, t->key)) || get_shape(t->lookup, t->key, &sh) < 0))
+	if (__builtin_expect(!s, 0) &&
+	    (!(t->key = miss(w, t->lookup, t->key)) || !(s = slot_for(t->lookup, t->key))))
 		return -CR_ENOINFO;
-	__builtin_memcpy(&fl, &sh.word, sizeof(fl));
-	cfa = (fl.cfa_fp ? t->fp : t->sp) + (uint64_t)(int64_t)sh.cfa_off;
+	word = __atomic_load_n((const uint32_t *)(const void *)&s->row, __ATOMIC_RELAXED);
+	__builtin_memcpy(&fl, &word, sizeof(fl));
+	cfa = (fl.cfa_fp ? t->fp : t->sp) +
+	      (uint64_t)(int64_t)__atomic_load_n(&s->row.cfa_off, __ATOMIC_RELAXED);
 	x = cfa - f->wlo;
 	if (__builtin_expect(fl.shape == CR_SHAPE_STEP && x < f->wspan, 1)) {
-		/* [cfa - CR_FAST_WINDOW, cfa) is proven, the slots are in it. */
-		ra = *(const uint64_t *)(uintptr_t)(cfa + (uint64_t)(int64_t)sh.ra_off);
+		/* [cfa - CR_FAST_WINDOW, cfa + 8) is proven: any byte below is in it. */
+		const uint8_t *base = (const uint8_t *)(uintptr_t)(cfa - CR_SHAPE_WINDOW);
+
+		__builtin_memcpy(&ra, base + __atomic_load_n(&s->row.ra_w, __ATOMIC_RELAXED), 8);
 		if (fl.fp_saved)
-			fp = *(const uint64_t *)(uintptr_t)(cfa + (uint64_t)(int64_t)sh.fp_off);
+			__builtin_memcpy(&fp, base + __atomic_load_n(&s->row.fp_w, __ATOMIC_RELAXED),
+					 8);
 	} else if (fl.shape == CR_SHAPE_STEP || fl.shape == CR_SHAPE_STEP_FAR) {
-		if (cr_mem_fast_read64(f, cfa + (uint64_t)(int64_t)sh.ra_off, &v) < 0)
+		x = (uint64_t)(int64_t)__atomic_load_n(&s->row.ra_off, __ATOMIC_RELAXED);
+		if (cr_mem_fast_read64(f, cfa + x, &v) < 0)
 			return -CR_ENOINFO;
 		ra = v;
 		if (fl.fp_saved) {
-			if (cr_mem_fast_read64(f, cfa + (uint64_t)(int64_t)sh.fp_off, &v) < 0)
+			x = (uint64_t)(int64_t)__atomic_load_n(&s->row.fp_off, __ATOMIC_RELAXED);
+			if (cr_mem_fast_read64(f, cfa + x, &v) < 0)
 				return -CR_ENOINFO;
 			fp = v;
 		}
@@ -252,6 +266,13 @@ trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (
 	t->fp = fp;
 	return 0;
 }
+
+/* n frames, if no writer wrote the cache during the trace; else the full walk. */
+static inline int trace_end(const struct cr_walk *w, int n)
+{
+	return cr_cache_still(w->cache_gen) ? n : -CR_ENOINFO;
+}
+
 /* Frames 0..skip-1 unrecorded, then the rest into out: as cr_cfi_fast_trace. */
 static inline __attribute__((always_inline)) int
 trace_loop(struct cr_walk *w, struct cr_mem_fast *f, struct trace t, unsigned skip, unsigned max,
@@ -262,7 +283,7 @@ trace_loop(struct cr_walk *w, struct cr_mem_fast *f, struct trace t, unsigned sk
 
 	for (n = 0; n < skip; n++)
 		if ((ret = trace_step(w, f, &t, strip)) != 0)
-			return ret == CR_END ? (int)n + 1 : ret;
+			return ret == CR_END ? trace_end(w, (int)n + 1) : ret;
 	/* out[0 .. max - skip - 1], indexed from its end: i runs from -(max - skip) to 0. */
 	out += max - skip;
 	for (long i = -(long)(max - skip);;) {
@@ -270,10 +291,10 @@ trace_loop(struct cr_walk *w, struct cr_mem_fast *f, struct trace t, unsigned sk
 		if (++i == 0)
 			break;
 		if ((ret = trace_step(w, f, &t, strip)) != 0)
-			return ret == CR_END ? (int)(max + (unsigned long)i) : ret;
+			return ret == CR_END ? trace_end(w, (int)(max + (unsigned long)i)) : ret;
 	}
 	/* The last frame was not looked up: its pc has the checks still to pass. */
-	return t.pc < 4096 ? -CR_ENOINFO : (int)max;
+	return t.pc < 4096 ? -CR_ENOINFO : trace_end(w, (int)max);
 }
 
 int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_regs *start,
@@ -285,6 +306,9 @@ int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_
 	if (!w->cache || !cr_cache_enabled || !cr_reg_valid(start, a->sp) ||
 	    !cr_reg_valid(start, a->fp) || start->pc < 4096 || skip >= max)
 		return -CR_ENOINFO;
+	w->cache_gen = cr_cache_begin();
+	if (w->cache_gen & 1)
+		return -CR_ENOINFO;	/* a writer is at work, maybe the code we interrupted */
 	t.pc = start->pc;
 	t.lookup = w->exact ? t.pc : t.pc - 1;
 	t.sp = start->r[a->sp];

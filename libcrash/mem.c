@@ -238,9 +238,10 @@ static void to_front(struct cr_mem_fast *f, unsigned k)
 	f->span[k] = f->span[0];
 	f->lo[0] = lo;
 	f->span[0] = span;
-	/* [cfa - W, cfa) inside [lo, lo + span + 7): cfa - (lo + W) <= span + 7 - W. */
+	/* [cfa - W, cfa + 7) inside [lo, lo + span + 7): cfa - (lo + W) <= span - W.  Up to
+	   cfa + 7, not cfa: an 8-byte read at any byte of the W below the CFA is inside. */
 	f->wlo = lo + CR_FAST_WINDOW;
-	f->wspan = span && span + 7 >= CR_FAST_WINDOW ? span + 8 - CR_FAST_WINDOW : 0;
+	f->wspan = span >= CR_FAST_WINDOW ? span + 1 - CR_FAST_WINDOW : 0;
 }
 
 /* A new proven run [lo, end) in front, merged with every run it touches. */

@@ -60,8 +60,9 @@ struct cr_mem_fast {
 	/* Run k: [lo[k], lo[k] + span[k] + 7) is proven; an 8-byte read at a
 	   is inside it if a - lo[k] < span[k] (span 0: an empty run). */
 	uint64_t lo[CR_FAST_RUNS], span[CR_FAST_RUNS];
-	/* Run 0 seen from a frame: [cfa - CR_FAST_WINDOW, cfa) is inside it if
-	   cfa - wlo < wspan (wspan 0: never). */
+	/* Run 0 seen from a frame: [cfa - CR_FAST_WINDOW, cfa + 7) is inside it
+	   if cfa - wlo < wspan (wspan 0: never), so an 8-byte read at any of the
+	   CR_FAST_WINDOW bytes below the CFA. */
 	uint64_t wlo, wspan;
 	long pid;			/* 0: not yet taken */
 };

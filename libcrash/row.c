@@ -138,6 +138,10 @@ static void set_shape(const struct cr_row *row, const struct cr_arch *a, struct 
 		 row->ra != a->fp)
 		c->shape = near(ra->off) && (!c->fp_saved || near(fp->off)) ? CR_SHAPE_STEP
 									    : CR_SHAPE_STEP_FAR;
+	c->ra_w = c->shape == CR_SHAPE_STEP ? (uint8_t)(c->ra_off + CR_SHAPE_WINDOW) : 0;
+	c->fp_w = c->shape == CR_SHAPE_STEP && c->fp_saved
+			  ? (uint8_t)(c->fp_off + CR_SHAPE_WINDOW)
+			  : 0;
 }
 
 int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c)

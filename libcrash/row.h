@@ -64,11 +64,15 @@ struct __attribute__((aligned(8))) cr_crow {
 	   STEP: CFA = sp or fp + cfa_off, return address at CFA + ra_off, fp kept
 	   or at CFA + fp_off, sp = CFA, and the saved slots within the
 	   CR_SHAPE_WINDOW bytes below the CFA; STEP_FAR: the same with a slot
-	   further away; END: the outermost frame; NONE: none of these. */
+	   further away; END: the outermost frame; NONE: none of these.
+	   STEP also has ra_w = ra_off + CR_SHAPE_WINDOW and fp_w the same of
+	   fp_off (0 otherwise): whatever byte a reader of a row being rewritten
+	   gets, CFA - CR_SHAPE_WINDOW + it is a slot in [CFA - 256, CFA + 7),
+	   all inside one proof (mem.h: cr_mem_fast's window). */
 	uint8_t shape, cfa_fp, fp_saved, pad;
 	int32_t cfa_off, ra_off, fp_off;
 	uint16_t cfa_reg, ra;
-	uint8_t n, signal;
+	uint8_t n, signal, ra_w, fp_w;
 	uint8_t col[CR_CROW_MAX];
 	uint8_t kind[CR_CROW_MAX];
 	int32_t off[CR_CROW_MAX];	/* CR_OFFSET/CR_VAL_OFFSET offset, CR_REG register */

@@ -28,6 +28,8 @@ struct cr_walk {
 					   of the host only) */
 	uint8_t exact;			/* the frame being stepped from has an exact pc
 					   (frame #00, or interrupted by a signal) */
+	uint64_t cache_gen;		/* cr_cfi_fast_trace: the row cache's generation
+					   its rows are read under (cfi/cache.h) */
 	/* Module lookup; NULL: engines that need modules fail with -CR_ENOINFO. */
 	int (*find_module)(const struct cr_walk *w, uint64_t pc, struct cr_module *out);
 	int (*is_exec)(const struct cr_walk *w, uint64_t pc);	/* pc in an executable

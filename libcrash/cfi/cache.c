@@ -6,6 +6,7 @@
 #include "cfi.h"
 
 struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS];
+uint64_t cr_cache_gen;
 int cr_cache_enabled = 1;
 
 static struct cr_cache_slot *slot_of(uint64_t pc)
@@ -16,10 +17,12 @@ static struct cr_cache_slot *slot_of(uint64_t pc)
 _Static_assert(CR_CACHE_SLOTS == 1 << 10, "slot_of uses 10 bits");
 _Static_assert(sizeof(struct cr_crow) % 4 == 0 && offsetof(struct cr_crow, off) % 4 == 0,
 	       "copied as 32-bit words");
+_Static_assert(offsetof(struct cr_cache_slot, row) % 8 == 0, "row words aligned");
+_Static_assert(sizeof(struct cr_cache_slot) == 128, "slot size");
 
 /*
  * Word-wise atomic copies: the row is read while a writer may change it
- * (the sequence check then rejects it).  The header and the rules in use only.
+ * (the generation then rejects it).  The header and the rules in use only.
  */
 static void load_row(struct cr_crow *dst, const struct cr_crow *src)
 {
@@ -42,17 +45,16 @@ static void store_row(struct cr_crow *dst, const struct cr_crow *src)
 		__atomic_store_n(&d[i], s[i], __ATOMIC_RELAXED);
 }
 
-/* The row of (pc, mod) if s holds it.  0, or -CR_ENOINFO. */
+/* The row of (pc, mod) if s holds it, read under the generation.  0, or -CR_ENOINFO. */
 static int get_slot(const struct cr_cache_slot *s, uint64_t pc, uint64_t mod, struct cr_crow *c)
 {
-	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+	uint64_t g = cr_cache_begin();
 
-	if ((seq & 1) || seq == 0 || __atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
+	if ((g & 1) || !pc || __atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
 	    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod)
 		return -CR_ENOINFO;
 	load_row(c, &s->row);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
+	return cr_cache_still(g) ? 0 : -CR_ENOINFO;
 }
 
 /*
@@ -78,42 +80,31 @@ int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c)
 		       : -CR_ENOINFO;
 }
 
-_Static_assert(offsetof(struct cr_crow, fp_off) + 4 <= CR_CROW_SHAPE, "shape fields first");
-_Static_assert(offsetof(struct cr_cache_slot, row) % 8 == 0, "row words aligned");
-_Static_assert(sizeof(struct cr_cache_slot) == 128, "slot size");
-
-/* Write (pc, mod, *c) into s, unless another writer holds it. */
+/* Write (pc, mod, *c) into s; the caller holds the generation. */
 static void put_slot(struct cr_cache_slot *s, uint64_t pc, uint64_t mod, const struct cr_crow *c)
 {
-	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
-
-	if ((seq & 1) || !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
-						      __ATOMIC_RELAXED))
-		return;	/* another writer (maybe the code we interrupted) has it */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
 	__atomic_store_n(&s->pc, pc, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->mod, mod, __ATOMIC_RELAXED);
 	store_row(&s->row, c);
-	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
 void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 {
 	struct cr_cache_slot *s = slot_of(pc);
-	struct cr_crow old;
-	uint64_t opc, omod;
+	uint64_t g = __atomic_load_n(&cr_cache_gen, __ATOMIC_RELAXED);
 
 	/* Never a pc in page 0, which is never mapped: the trace loop relies on it. */
-	if (!cr_cache_enabled || pc < 4096)
-		return;
-	/* Another pc's row at home, read as a reader would (get_slot checks that
-	   the key read here is the slot's), goes to the other slot. */
-	opc = __atomic_load_n(&s->pc, __ATOMIC_RELAXED);
-	omod = __atomic_load_n(&s->mod, __ATOMIC_RELAXED);
-	memset(&old, 0, sizeof(old));
-	if ((opc != pc || omod != mod) && get_slot(s, opc, omod, &old) == 0)
-		put_slot(other_of(s), opc, omod, &old);
+	if (!cr_cache_enabled || pc < 4096 || (g & 1) ||
+	    !__atomic_compare_exchange_n(&cr_cache_gen, &g, g + 1, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return;	/* another writer (maybe the code we interrupted) is at work */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	/* Another pc's row at home goes to the other slot (no other writer now:
+	   these plain reads see what the last writer left). */
+	if (s->pc && (s->pc != pc || s->mod != mod))
+		put_slot(other_of(s), s->pc, s->mod, &s->row);
 	put_slot(s, pc, mod, c);
+	__atomic_store_n(&cr_cache_gen, g + 2, __ATOMIC_RELEASE);
 }
 
 static struct cie_slot {
@@ -189,6 +180,7 @@ void cr_cie_memo_put(uint64_t addr, uint64_t mod, const struct cr_cie *cie,
 
 void cr_cache_clear(void)
 {
+	cr_cache_gen += 2;
 	memset(cr_cache_slots, 0, sizeof(cr_cache_slots));
 	memset(cie_slots, 0, sizeof(cie_slots));
 }

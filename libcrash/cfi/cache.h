@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A fixed-size cache of CFI rows keyed by (lookup pc, module), shared by all
- * threads, with no lock and no allocation: each slot is a sequence lock.  A
- * reader that sees a slot being written, or written meanwhile, takes it as a
- * miss; a writer that finds the slot busy does not cache.  So a signal handler
- * that interrupts a writer in its own thread cannot deadlock or read a torn
- * row.  The module key (its start and its .eh_frame_hdr) keeps a row of an
- * unloaded library from serving another mapped at the same address.  A pc
- * has two slots (cache.c): its home slot, where the last put or promotion
- * left it, and the other slot of its pair.
+ * threads, with no lock and no allocation: one sequence lock, the generation
+ * cr_cache_gen, guards all slots.  A writer takes it (odd) with a compare and
+ * swap or, if another writer has it, does not cache; a reader takes what it
+ * read as a miss if the generation was odd or changed meanwhile.  So a signal
+ * handler that interrupts a writer in its own thread cannot deadlock or use a
+ * torn row.  One generation rather than one per slot: the trace loop checks
+ * it once a trace, not twice a frame (writes are rare once the cache is warm;
+ * a trace that overlapped one is walked again the full way).  The module key
+ * (its start and its .eh_frame_hdr) keeps a row of an unloaded library from
+ * serving another mapped at the same address.  A pc has two slots (cache.c):
+ * its home slot, where the last put or promotion left it, and the other slot
+ * of its pair.
  */
 #ifndef CR_CFI_CACHE_H
 #define CR_CFI_CACHE_H
@@ -20,18 +24,28 @@
 /* 0 and *c filled on a hit (either slot), -CR_ENOINFO on a miss. */
 int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c);
 
-/* The shape fields of a row (struct cr_crow) are its first CR_CROW_SHAPE bytes. */
-#define CR_CROW_SHAPE 16
-
-/* The slots, for the inline reader below (cache.c owns them). */
+/* The slots, for the trace loop's inline reader (cache.c owns them). */
 struct cr_cache_slot {
-	uint64_t seq;		/* odd while being written, 0: never written */
-	uint64_t pc, mod;
+	uint64_t pc, mod;	/* pc 0: never written (no row is kept for page 0) */
 	struct cr_crow row;
-	uint8_t pad[128 - 24 - sizeof(struct cr_crow)];	/* a slot's index is a shift */
+	uint8_t pad[128 - 16 - sizeof(struct cr_crow)];	/* a slot's index is a shift */
 };
 extern struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS];
+extern uint64_t cr_cache_gen;	/* odd while a writer writes a slot */
 extern int cr_cache_enabled;
+
+/* A reader's start: the generation, odd if a writer is at work (then: a miss). */
+static inline uint64_t cr_cache_begin(void)
+{
+	return __atomic_load_n(&cr_cache_gen, __ATOMIC_ACQUIRE);
+}
+
+/* A reader's end: 1 if no writer wrote since cr_cache_begin() gave g (even). */
+static inline int cr_cache_still(uint64_t g)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&cr_cache_gen, __ATOMIC_RELAXED) == g;
+}
 
 static inline struct cr_cache_slot *cr_cache_slot_of(uint64_t pc)
 {
@@ -40,25 +54,6 @@ static inline struct cr_cache_slot *cr_cache_slot_of(uint64_t pc)
 	return &cr_cache_slots[(uint32_t)((uint32_t)pc * 0x9e3779b1u) >> (32 - 10)];
 }
 
-/*
- * For the trace loop: the two shape words of the row cached
- * for (pc, mod) into w[0..1].  0, or -CR_ENOINFO on a miss.  pc must not be 0
- * (a slot never written has pc 0).  The caller checks cr_cache_enabled.
- */
-static inline int cr_cache_shape2(uint64_t pc, uint64_t mod, uint64_t w[2])
-{
-	const struct cr_cache_slot *s = cr_cache_slot_of(pc);
-	const uint64_t *src = (const uint64_t *)&s->row;
-	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
-
-	if ((seq & 1) | (__atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc) |
-	    (__atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod))
-		return -CR_ENOINFO;
-	w[0] = __atomic_load_n(&src[0], __ATOMIC_RELAXED);
-	w[1] = __atomic_load_n(&src[1], __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
-}
 /* Into pc's home slot; the row that was there moves to the other slot. */
 void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c);
 

@@ -40,6 +40,10 @@ static int shape_agrees(const struct cr_crow *c, const struct cr_arch *a, const 
 	    (c->ra_off < -CR_SHAPE_WINDOW || c->ra_off > -8 ||
 	     (c->fp_saved && (c->fp_off < -CR_SHAPE_WINDOW || c->fp_off > -8))))
 		return 0;	/* the loop reads STEP slots inside the window only */
+	if (c->shape == CR_SHAPE_STEP &&
+	    (c->ra_w != c->ra_off + CR_SHAPE_WINDOW ||
+	     (c->fp_saved && c->fp_w != c->fp_off + CR_SHAPE_WINDOW)))
+		return 0;	/* ... where it finds them by the bytes */
 	if (cr_read64(&mem, cfa + (uint64_t)(int64_t)c->ra_off, &ra) < 0 ||
 	    (c->fp_saved && cr_read64(&mem, cfa + (uint64_t)(int64_t)c->fp_off, &fp) < 0))
 		return r < 0;
