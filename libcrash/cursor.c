@@ -26,6 +26,27 @@ void cr_cursor_init(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, u
 	c->wp = c->win;
 }
 
+void cr_cursor_view(const struct cr_cursor *c, struct cr_view *v)
+{
+	int in_place = c->wp != c->win && c->win_hi > c->win_lo;
+
+	v->mem = c->mem;
+	v->p = in_place ? c->wp : NULL;
+	v->lo = in_place ? c->win_lo : 0;
+	v->hi = in_place ? c->win_hi : 0;
+}
+
+void cr_cursor_init_view(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, uint64_t end,
+			 const struct cr_view *v)
+{
+	cr_cursor_init(c, m, pos, end);
+	if (v && v->p && v->mem == m && pos >= v->lo && pos < v->hi && c->end > pos) {
+		c->wp = v->p;
+		c->win_lo = v->lo;
+		c->win_hi = v->hi < c->end ? v->hi : c->end;	/* never past end */
+	}
+}
+
 /* The first error wins; the window empties, so every inline read comes here. */
 static void fail(struct cr_cursor *c, int err)
 {

@@ -23,6 +23,25 @@ struct cr_cursor {
 /* Start a cursor on [pos, end).  end < pos gives an empty cursor. */
 void cr_cursor_init(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, uint64_t end);
 
+/*
+ * A window a cursor read in place (cr_mem_view proved it), kept to start
+ * another cursor on the same bytes without proving them again (an FDE's
+ * instructions right after its header was parsed).  p NULL: none.  Valid for
+ * as long as mem's proofs are: never kept across walks.
+ */
+struct cr_view {
+	const struct cr_mem *mem;
+	const uint8_t *p;	/* the bytes of [lo, hi) */
+	uint64_t lo, hi;
+};
+
+/* c's window if it is in place, else an empty view. */
+void cr_cursor_view(const struct cr_cursor *c, struct cr_view *v);
+
+/* cr_cursor_init, starting with v's window if v is of m and holds pos (v may be NULL). */
+void cr_cursor_init_view(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, uint64_t end,
+			 const struct cr_view *v);
+
 /* Lower the end (an entry's length, once read); a higher end is ignored. */
 static inline void cr_cursor_limit(struct cr_cursor *c, uint64_t end)
 {

@@ -144,9 +144,25 @@ static void set_shape(const struct cr_row *row, const struct cr_arch *a, struct 
 			  : 0;
 }
 
+/* Column n's rule into c (k rules so far).  0, or -CR_ERANGE: it does not fit. */
+static int compact_col(const struct cr_row *row, unsigned n, struct cr_crow *c, unsigned *k)
+{
+	const struct cr_rule *r = &row->reg[n];
+
+	if (*k == CR_CROW_MAX || r->kind == CR_EXPR || r->kind == CR_VAL_EXPR)
+		return -CR_ERANGE;
+	if (r->kind == CR_REG ? r->reg >= CR_NREGS : !fits32(r->off))
+		return -CR_ERANGE;
+	c->col[*k] = (uint8_t)n;
+	c->kind[*k] = r->kind;
+	c->off[*k] = r->kind == CR_REG ? r->reg : (int32_t)r->off;
+	(*k)++;
+	return 0;
+}
+
 int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c)
 {
-	unsigned n, k = 0;
+	unsigned n, k = 0, top = a->nregs < CR_NREGS ? a->nregs : CR_NREGS;
 
 	if (row->cfa.kind != CR_REG || !fits32(row->cfa.off) || row->ra >= CR_NREGS)
 		return -CR_ERANGE;
@@ -155,27 +171,14 @@ int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_
 	c->ra = row->ra;
 	c->signal = row->signal;
 	/* The arch's columns, then the return-address column if it lies past
-	   them: cr_row_apply ignores the others too. */
-	for (n = 0; n < CR_NREGS; n++) {
-		const struct cr_rule *r;
-
-		if (n >= a->nregs) {
-			if (row->ra < a->nregs || n > row->ra)
-				break;
-			n = row->ra;
-		}
-		r = &row->reg[n];
-		if (r->kind == CR_SAME)
-			continue;
-		if (k == CR_CROW_MAX || r->kind == CR_EXPR || r->kind == CR_VAL_EXPR)
+	   them: cr_row_apply ignores the others too.  Most columns keep their
+	   value: the loop only tests their kind. */
+	for (n = 0; n < top; n++)
+		if (row->reg[n].kind != CR_SAME && compact_col(row, n, c, &k) < 0)
 			return -CR_ERANGE;
-		if (r->kind == CR_REG ? r->reg >= CR_NREGS : !fits32(r->off))
-			return -CR_ERANGE;
-		c->col[k] = (uint8_t)n;
-		c->kind[k] = r->kind;
-		c->off[k] = r->kind == CR_REG ? r->reg : (int32_t)r->off;
-		k++;
-	}
+	if (row->ra >= top && row->reg[row->ra].kind != CR_SAME &&
+	    compact_col(row, row->ra, c, &k) < 0)
+		return -CR_ERANGE;
 	c->n = (uint8_t)k;
 	set_shape(row, a, c);
 	return 0;

@@ -323,14 +323,15 @@ static int extended(struct state *st, struct cr_cursor *c, uint8_t op)
 	return -CR_EINVAL;
 }
 
-/* Run [start, end) until it ends or the location passes st->pc. */
-static int run(const struct cr_mem *m, struct state *st, uint64_t start, uint64_t end)
+/* Run [start, end) until it ends or the location passes st->pc (v: the FDE's view). */
+static int run(const struct cr_mem *m, struct state *st, uint64_t start, uint64_t end,
+	       const struct cr_view *v)
 {
 	struct cr_cursor c;
 	uint8_t op;
 	int ret;
 
-	cr_cursor_init(&c, m, start, end);
+	cr_cursor_init_view(&c, m, start, end, v);
 	while (c.pos < c.end) {
 		if (++st->steps > CR_CFA_MAX_INSNS)
 			return -CR_ERANGE;
@@ -390,7 +391,7 @@ static int cie_init(const struct cr_mem *m, struct state *st, const struct cr_fd
 	/* The CIE's instructions hold for the whole FDE: no location limit. */
 	st->loc = fde->pc_lo;
 	st->pc = UINT64_MAX;
-	ret = run(m, st, cie->insns, cie->insns_end);
+	ret = run(m, st, cie->insns, cie->insns_end, &fde->view);
 	if (ret < 0)
 		return ret;
 	st->init_set = mask = st->set_mask;
@@ -439,7 +440,7 @@ int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_
 	st.in_cie = 0;
 	st.loc = fde->pc_lo;
 	st.pc = pc;
-	ret = run(m, &st, fde->insns, fde->insns_end);
+	ret = run(m, &st, fde->insns, fde->insns_end, &fde->view);
 	if (ret < 0)
 		return ret;
 	*row = r;	/* CR_END: stopped at pc, the row is complete */

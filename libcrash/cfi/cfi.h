@@ -43,6 +43,8 @@ struct cr_fde {
 	uint64_t lsda;		/* 0 if none */
 	uint64_t insns, insns_end;
 	struct cr_cie cie;
+	struct cr_view view;	/* where the parser read the FDE in place, for
+				   cr_cfa_run (a cr_fde is never kept across walks) */
 };
 
 /*

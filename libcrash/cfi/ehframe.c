@@ -256,6 +256,7 @@ static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 	cr_cursor_limit(&c, end);
 	if ((ret = fde_body(&c, src, &fde)) < 0)
 		return ret;
+	cr_cursor_view(&c, &fde.view);
 	fde.addr = addr;
 	*out = fde;
 	return 0;

@@ -466,6 +466,51 @@ static void t_in_place(void)
 	(void)sum;
 }
 
+/* A view taken from one cursor starts another on the same bytes, within its rules. */
+static void t_view(void)
+{
+	static uint8_t b[64];
+	struct cr_mem other;
+	struct cr_cursor a, c;
+	struct cr_view v;
+
+	for (unsigned i = 0; i < sizeof(b); i++)
+		b[i] = (uint8_t)(i + 1);
+	cr_mem_buffer(&mem, 0x60000, b, sizeof(b));
+	cr_cursor_init(&a, &mem, 0x60000, 0x60000 + sizeof(b));
+	cr_u8(&a);
+	cr_cursor_view(&a, &v);
+	tap_ok(v.p == b && v.lo == 0x60000 && v.hi == 0x60000 + sizeof(b) && v.mem == &mem,
+	       "view: the in-place window");
+
+	cr_cursor_init_view(&c, &mem, 0x60010, 0x60020, &v);
+	tap_ok(c.wp == b && c.win_lo == 0x60000 && c.win_hi == 0x60020,
+	       "init from a view: its window, clipped to the cursor's end");
+	tap_is_u64(cr_u32(&c), 0x14131211, "reads at pos through the view");
+	cr_skip(&c, 12 - 4);
+	tap_is_u64(cr_u32(&c), 0x201f1e1d, "up to end");
+	tap_is_u64(cr_u8(&c), 0, "past end: 0 (the view is longer)");
+	tap_is_i64(c.err, -CR_ERANGE, "past end: -CR_ERANGE");
+
+	cr_mem_buffer(&other, 0x60000, b, sizeof(b));
+	cr_cursor_init_view(&c, &other, 0x60010, 0x60020, &v);
+	tap_ok(c.win_hi == c.win_lo && cr_u8(&c) == 0x11 && c.err == 0,
+	       "a view of other memory is not taken");
+	cr_cursor_init_view(&c, &mem, 0x60000 + sizeof(b), 0x60000 + sizeof(b) + 4, &v);
+	tap_ok(c.win_hi == c.win_lo, "pos outside the view: not taken");
+	cr_cursor_init_view(&c, &mem, 0x60010, 0x60000, &v);
+	tap_ok(c.win_hi == c.win_lo, "an empty cursor: not taken");
+	cr_cursor_init_view(&c, &mem, 0x60010, 0x60020, NULL);
+	tap_ok(c.win_hi == c.win_lo && cr_u8(&c) == 0x11, "no view");
+
+	/* A copied window (no in-place view of this memory) gives no view. */
+	mem.read = counting_read;	/* a hook of its own: windows are copies */
+	cr_cursor_init(&a, &mem, 0x60000, 0x60000 + sizeof(b));
+	cr_u8(&a);
+	cr_cursor_view(&a, &v);
+	tap_ok(v.p == NULL && a.wp == a.win, "a copied window: no view");
+}
+
 int main(void)
 {
 	t_fixed();
@@ -478,5 +523,6 @@ int main(void)
 	t_window();
 	t_faults();
 	t_in_place();
+	t_view();
 	return tap_done();
 }
