@@ -8,7 +8,7 @@
 /* The source of mod's tables, as the loader maps them (memo: cache.h). */
 static void ehsrc_of(const struct cr_module *mod, int memo, struct cr_ehsrc *src)
 {
-	src->memo = memo && cr_cache_enabled ? mod->lo ^ (mod->eh_hdr << 1) : 0;
+	src->memo = memo && cr_cache_enabled ? cr_module_key(mod) : 0;
 	src->eh_hdr = mod->eh_hdr;
 	src->eh_hdr_len = mod->eh_hdr_len;
 	src->eh_frame = 0;
@@ -91,7 +91,7 @@ int cr_cfi_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out
 	w->si.err_addr = pc;
 	if (cr_walk_module(w, pc, &mod) < 0 || !mod->eh_hdr)
 		return -CR_ENOINFO;
-	key = mod->lo ^ (mod->eh_hdr << 1);
+	key = cr_module_key(mod);
 	if (w->cache && cr_cache_get(pc, key, &crow) == 0) {
 		w->si.err_addr = 0;
 		ret = cr_crow_apply(&crow, w->mem, w->arch, in, out);
@@ -124,7 +124,7 @@ int cr_cfi_step_cached(struct cr_walk *w, struct cr_regs *r)
 	struct cr_crow crow;
 
 	if (!w->cache || cr_walk_module(w, pc, &mod) < 0 ||
-	    cr_cache_get(pc, mod->lo ^ (mod->eh_hdr << 1), &crow) < 0)
+	    cr_cache_get(pc, cr_module_key(mod), &crow) < 0)
 		return -CR_ENOINFO;
 	w->si.err_addr = 0;
 	w->si.next_exact = crow.signal;
@@ -183,20 +183,28 @@ static inline __attribute__((always_inline)) const struct cr_cache_slot *slot_fo
  * generation its own write left.
  * On a hit no module is looked up: a row cached under the current module's
  * key was found for a pc inside that module (the key, its start and
- * .eh_frame_hdr, is what identifies a module to the cache).  So a first
+ * .eh_frame_hdr, is what identifies a module to the cache).  Into another
+ * module, w->module_in_place gives it without a copy where it can (the live
+ * walk: the install-time table, which _dl_find_object confirms), so a warm
+ * capture does not copy a module at each crossing.  So a first
  * capture fills the cache as it goes and stays in the loop, rather than
  * walking everything again.
  */
 static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t lookup, uint64_t old)
 {
-	const struct cr_module *mod = trace_module(w, lookup);
+	const struct cr_module *mod;
 	struct cr_crow crow;
 	struct cr_row row;
 	uint64_t key;
 
+	mod = w->module_in_place && lookup >= 4095 ? w->module_in_place(w, lookup) : NULL;
+	if (!mod)
+		mod = trace_module(w, lookup);
+	else if (!mod->eh_hdr || mod->lo < 4096)
+		mod = NULL;	/* (what trace_module would say of it) */
 	if (!mod)
 		return 0;
-	key = mod->lo ^ (mod->eh_hdr << 1);
+	key = cr_module_key(mod);
 	if (key != old && slot_for(lookup, key))
 		return key;
 	if (!cr_cache_still(w->cache_gen))

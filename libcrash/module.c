@@ -210,8 +210,9 @@ static void read_str(const struct cr_mem *m, uint64_t addr, char *dst, size_t ca
 
 /*
  * Modules found at crash time (loaded after install, or before any install):
- * a few slots, each a sequence lock like the row cache, so that the next walk
- * does not parse the same program headers again.  Lock-free, AS-safe.
+ * a few slots, each a sequence lock (as the CIE memo's, cfi/cache.c), so
+ * that the next walk does not parse the same program headers again.
+ * Lock-free, AS-safe.
  */
 #define RT_SLOTS 16
 static struct rt_slot {
@@ -326,24 +327,60 @@ int cr_module_find_rdebug(const struct cr_mem *m, uint64_t pc, struct cr_module 
  * glibc documents _dl_find_object as async-signal-safe: readers use a
  * versioned double buffer and never wait for a writer, so a crash inside
  * dlopen/dlclose (with the loader's locks held) cannot deadlock it.
+ * The install-time table's entry for pc if the loader still has that module
+ * there (fo filled), else NULL.
  */
+static inline __attribute__((always_inline)) const struct cr_module *
+table_dlfo(uint64_t pc, struct dl_find_object *fo)
+{
+	const struct cr_module *t;
+
+	if (_dl_find_object((void *)(uintptr_t)pc, fo) != 0) {
+		fo->dlfo_link_map = NULL;
+		return NULL;
+	}
+	t = table_find(pc);
+	if (t && t->lo == (uintptr_t)fo->dlfo_map_start && fo->dlfo_link_map &&
+	    t->bias == fo->dlfo_link_map->l_addr)
+		return t;
+	return NULL;
+}
+
 static int find_dlfo(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
 {
 	struct dl_find_object fo;
-	const struct cr_module *t;
+	const struct cr_module *t = table_dlfo(pc, &fo);
 
-	if (_dl_find_object((void *)(uintptr_t)pc, &fo) != 0)
-		return -CR_ENOINFO;
-	t = table_find(pc);
-	if (t && t->lo == (uintptr_t)fo.dlfo_map_start && fo.dlfo_link_map &&
-	    t->bias == fo.dlfo_link_map->l_addr) {
+	if (t) {
 		*out = *t;
 		return 0;
 	}
+	if (!fo.dlfo_link_map)
+		return -CR_ENOINFO;
 	return from_link_map(m, (uintptr_t)fo.dlfo_link_map, (uintptr_t)fo.dlfo_map_start, pc,
 			     out) < 0 ? -CR_ENOINFO : 0;
 }
 #endif
+
+unsigned cr_modules_taken(void)
+{
+	return __atomic_load_n(&n_mods, __ATOMIC_ACQUIRE);
+}
+
+const struct cr_module *cr_module_in_table(uint64_t pc)
+{
+#ifdef HAVE__DL_FIND_OBJECT
+	struct dl_find_object fo;
+
+	/* (No table: spare the caller a second _dl_find_object.) */
+	if (cr_modules_taken() == 0)
+		return NULL;
+	return table_dlfo(pc, &fo);	/* cr_module_find gives a copy of it */
+#else
+	(void)pc;
+	return NULL;
+#endif
+}
 
 static int find(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
 {

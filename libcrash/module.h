@@ -40,6 +40,28 @@ void cr_exe_path(char *dst, size_t cap, int fresh);
 int cr_module_find(const struct cr_mem *m, uint64_t pc, struct cr_module *out);
 
 /*
+ * What identifies a module to the CFI caches (cfi/cache.h): its start and its
+ * .eh_frame_hdr.  Never 0 for a module with tables (.eh_frame_hdr lies
+ * inside it, above its start).
+ */
+static inline uint64_t cr_module_key(const struct cr_module *mod)
+{
+	return mod->lo ^ (mod->eh_hdr << 1);
+}
+
+/*
+ * The module cr_module_find() gives for pc, in place: the install-time table's
+ * entry, if _dl_find_object confirms that the loader still has that module
+ * there.  NULL: not known this way (no table, another module, no
+ * _dl_find_object): look it up.  For the trace loop, which crosses a few
+ * modules each capture and needs only their keys.  AS-safe.
+ */
+const struct cr_module *cr_module_in_table(uint64_t pc);
+
+/* The number of modules the install-time table holds (0: none taken). */
+unsigned cr_modules_taken(void);
+
+/*
  * Fill mod from program headers in memory (phdr, phnum, bias): span,
  * PT_GNU_EH_FRAME, PT_DYNAMIC, build-id from PT_NOTE.  0 or -CR_E*.  AS-safe.
  */

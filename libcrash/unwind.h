@@ -32,6 +32,9 @@ struct cr_walk {
 					   its rows are read under (cfi/cache.h) */
 	/* Module lookup; NULL: engines that need modules fail with -CR_ENOINFO. */
 	int (*find_module)(const struct cr_walk *w, uint64_t pc, struct cr_module *out);
+	/* Optional: find_module's module for pc in place, without the copy;
+	   NULL if unknown (the trace loop then looks the module up). */
+	const struct cr_module *(*module_in_place)(const struct cr_walk *w, uint64_t pc);
 	int (*is_exec)(const struct cr_walk *w, uint64_t pc);	/* pc in an executable
 								   mapping? 1/0/-1 unknown */
 	/* Results an engine leaves beside *out (the only part it writes). */

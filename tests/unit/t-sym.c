@@ -6,9 +6,11 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "../tap.h"
 #include "module.h"
 #include "sym.h"
@@ -63,6 +65,71 @@ static uintptr_t libc_fn(const char *name)
 	if (h)
 		dlclose(h);
 	return (uintptr_t)f;
+}
+
+/*
+ * cr_module_in_table: the install-time table's entry that cr_module_find
+ * would copy, confirmed by _dl_find_object; NULL before the table is taken,
+ * outside any module and for a library loaded after it.
+ */
+static void check_in_table(void)
+{
+	uintptr_t pcs[] = { (uintptr_t)&static_fn, libc_fn("strlen"), (uintptr_t)&cr_module_find };
+	const char *what[] = { "executable", "libc", "this test's own code" };
+	const struct cr_module *t;
+	struct cr_module mod;
+	int have = 0, found = 0;
+
+#ifdef HAVE__DL_FIND_OBJECT
+	have = 1;
+#endif
+	tap_ok(cr_modules_taken() == 0 && cr_module_in_table(pcs[0]) == NULL,
+	       "in_table: nothing before the table is taken");
+	tap_ok(cr_modules_snapshot() > 0 && cr_modules_taken() > 0, "in_table: table taken");
+	/* NULL where the table's entry and the loader's differ in their start
+	   (cr_module_find then reads the module again: qemu-user's executable
+	   on loongarch64); else the very module cr_module_find gives. */
+	for (unsigned i = 0; i < sizeof(pcs) / sizeof(pcs[0]); i++) {
+		char name[96];
+
+		t = cr_module_in_table(pcs[i]);
+		snprintf(name, sizeof(name), "in_table: %s: %s", what[i],
+			 have ? "none, or the module cr_module_find gives"
+			      : "NULL without _dl_find_object");
+		if (!have) {
+			tap_ok(t == NULL, name);
+			continue;
+		}
+		found += t != NULL;
+		tap_ok(!t || (cr_module_find(&cr_mem_self, pcs[i], &mod) == 0 && t->lo == mod.lo &&
+			      t->hi == mod.hi && t->bias == mod.bias && t->eh_hdr == mod.eh_hdr &&
+			      t->eh_hdr_len == mod.eh_hdr_len && mod.eh_hdr &&
+			      cr_module_key(t) == cr_module_key(&mod) && pcs[i] >= t->lo &&
+			      pcs[i] < t->hi),
+		       name);
+	}
+	tap_ok(!have || found > 0, "in_table: libc at least is found in the table");
+	tap_ok(cr_module_in_table(0x1000) == NULL, "in_table: no module at 0x1000");
+
+	/* Loaded after the table was taken: not in it, but found.  libresolv:
+	   neither this test nor a sanitizer's runtime loads it. */
+	void *h = dlopen("libresolv.so.2", RTLD_NOW | RTLD_NOLOAD);
+	struct link_map *lm = NULL;
+
+	if (!tap_ok(h == NULL, "in_table: libresolv not loaded yet")) {
+		dlclose(h);
+		return;
+	}
+	h = dlopen("libresolv.so.2", RTLD_NOW);
+	if (h && dlinfo(h, RTLD_DI_LINKMAP, &lm) != 0)
+		lm = NULL;
+	uintptr_t pc = lm ? (uintptr_t)lm->l_ld : 0;	/* its dynamic section: inside it */
+
+	tap_ok(pc && cr_module_in_table(pc) == NULL && cr_module_find(&cr_mem_self, pc, &mod) == 0 &&
+		       pc >= mod.lo && pc < mod.hi,
+	       "in_table: a library dlopen'ed later is not in it; cr_module_find finds it");
+	if (h)
+		dlclose(h);
 }
 
 int main(void)
@@ -176,6 +243,7 @@ int main(void)
 
 	/* Not in any module. */
 	tap_ok(cr_module_find(&cr_mem_self, 0x1000, &mod) < 0, "no module at 0x1000");
+	check_in_table();
 	static_fn(1);
 	t_sym_global(1);
 	return tap_done();
