@@ -98,12 +98,14 @@ static void bt_sink(struct cr_trace *t, const struct cr_frame *f)
 }
 
 /*
- * Frame #00 of the walk is this function (cr_getcontext returns into it), #01
- * the public entry point, #02 its caller: skip = 2 makes buffer[0] the return
- * address in the caller, as glibc backtrace() does.
+ * Inlined into each public entry point, so frame #00 of the walk is that
+ * entry point (cr_getcontext returns into it) and #01 its caller: skip = 1
+ * makes buffer[0] the return address in the caller, as glibc backtrace()
+ * does.  (A frame of its own would cost every capture one more frame, and a
+ * first capture one more FDE to decode.)
  */
-__attribute__((noinline)) static int backtrace_engine(int engine, void **buffer, int size,
-						      unsigned skip)
+static inline __attribute__((always_inline)) int backtrace_engine(int engine, void **buffer,
+								   int size, unsigned skip)
 {
 	struct cr_mem_fast fast;
 	struct cr_regs regs;
@@ -134,16 +136,11 @@ __attribute__((noinline)) static int backtrace_engine(int engine, void **buffer,
 	return b.n;
 }
 
-/* The empty asm after each call keeps it out of tail position: frame #01 must exist. */
 __attribute__((noinline)) int crash_backtrace_with(int engine, void **buffer, int size)
 {
-	int n;
-
 	if (engine == CRASH_ENGINE_ALL || (!buffer && size > 0))
 		return -EINVAL;
-	n = backtrace_engine(engine, buffer, size, 2);
-	__asm__ volatile("" ::: "memory");
-	return n;
+	return backtrace_engine(engine, buffer, size, 1);
 }
 
 __attribute__((noinline)) int crash_backtrace(void **buffer, int size)
@@ -153,8 +150,7 @@ __attribute__((noinline)) int crash_backtrace(void **buffer, int size)
 
 	if (!buffer || size <= 0)
 		return 0;
-	n = backtrace_engine(engine, buffer, size, 2);
-	__asm__ volatile("" ::: "memory");
+	n = backtrace_engine(engine, buffer, size, 1);
 	return n < 0 ? 0 : n;
 }
 
