@@ -86,31 +86,32 @@ void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exac
 struct bt {
 	void **buf;
 	int size, n;
-	unsigned skip;
 };
 
 static void bt_sink(struct cr_trace *t, const struct cr_frame *f)
 {
 	struct bt *b = t->arg;
 
-	if (t->n >= b->skip && b->n < b->size)
+	if (b->n < b->size)
 		b->buf[b->n++] = (void *)(uintptr_t)f->pc;
 }
 
 /*
- * Inlined into each public entry point, so frame #00 of the walk is that
- * entry point (cr_getcontext returns into it) and #01 its caller: skip = 1
- * makes buffer[0] the return address in the caller, as glibc backtrace()
- * does.  (A frame of its own would cost every capture one more frame, and a
- * first capture one more FDE to decode.)
+ * The walk starts in the caller of the public entry point: its registers
+ * come from the entry point's assembly stub (context.h), so frame #00 is the
+ * caller at the return address (a return address: looked up at pc - 1) and
+ * buffer[0] that return address, as glibc backtrace() gives.  No frame of
+ * libcrash is walked: a frame of its own would cost every capture one more
+ * frame, and a first capture one more FDE to decode.
  */
 static inline __attribute__((always_inline)) int backtrace_engine(int engine, void **buffer,
-								   int size, unsigned skip)
+								   int size,
+								   const struct cr_regs *caller)
 {
 	struct cr_mem_fast fast;
-	struct cr_regs regs;
+	struct cr_regs regs = *caller;
 	struct cr_walk w;
-	struct bt b = { buffer, size, 0, skip };
+	struct bt b = { buffer, size, 0 };
 	struct cr_trace t = { .f = NULL, .sink = bt_sink, .arg = &b };
 	uint8_t list[8];
 	int n;
@@ -121,36 +122,37 @@ static inline __attribute__((always_inline)) int backtrace_engine(int engine, vo
 		return -ENOSYS;
 	if (size <= 0)
 		return 0;
-	cr_getcontext(&regs);
 	cr_walk_live(&w, NULL, regs.r[cr_host->sp], 0);
 	cr_mem_fast_init(&fast);
 	w.mem = &fast.m;	/* not the crash path: proven pages are read directly */
-	t.max = (unsigned)(size < CR_MAX_FRAMES ? size : CR_MAX_FRAMES) + skip;
+	t.max = (unsigned)(size < CR_MAX_FRAMES ? size : CR_MAX_FRAMES);
 	/* Warm: cached simple rows only; else (or on any doubt) the full walk. */
-	if (list[0] == CR_ENG_CFI &&
-	    (n = cr_cfi_fast_trace(&w, &fast, &regs, skip, t.max, buffer)) >= 0)
-		return n > (int)skip ? n - (int)skip : 0;
+	if (list[0] == CR_ENG_CFI && (n = cr_cfi_fast_trace(&w, &fast, &regs, 0, t.max, buffer)) >= 0)
+		return n;
 	b.n = 0;
 	w.mod_ok = 0;
 	cr_unwind(&w, &regs, list, &t);
 	return b.n;
 }
 
-__attribute__((noinline)) int crash_backtrace_with(int engine, void **buffer, int size)
+/* crash_backtrace_with(): the body behind its stub (context.h). */
+int cr_backtrace_with_at(int engine, void **buffer, int size, const struct cr_regs *caller)
 {
 	if (engine == CRASH_ENGINE_ALL || (!buffer && size > 0))
 		return -EINVAL;
-	return backtrace_engine(engine, buffer, size, 1);
+	return backtrace_engine(engine, buffer, size, caller);
 }
 
-__attribute__((noinline)) int crash_backtrace(void **buffer, int size)
+/* crash_backtrace(): the body behind its stub (context.h). */
+int cr_backtrace_at(void **buffer, int size, long unused, const struct cr_regs *caller)
 {
 	int engine = cr_cfg.engine == CRASH_ENGINE_ALL ? CRASH_ENGINE_AUTO : cr_cfg.engine;
 	int n;
 
+	(void)unused;
 	if (!buffer || size <= 0)
 		return 0;
-	n = backtrace_engine(engine, buffer, size, 1);
+	n = backtrace_engine(engine, buffer, size, caller);
 	return n < 0 ? 0 : n;
 }
 

@@ -148,6 +148,36 @@ static void check(const char *where, struct capture *c, int frames, int fp_ok, u
 	}
 }
 
+/*
+ * Frame #0 (which the comparisons above leave out): the return address of
+ * each call in capture(), so in capture() and in the order of the calls,
+ * each before glibc backtrace()'s own (its #0 is its call site in capture()
+ * too).  Not a frame inside libcrash, nor capture()'s caller.
+ */
+static void check_first(const char *where, struct capture *c)
+{
+	char name[160];
+	struct cr_sym s;
+	uintptr_t last = 0;
+	int e, ok = 1;
+
+	for (e = 0; e < 5; e++) {
+		uintptr_t pc = c->n_ours[e] > 0 ? (uintptr_t)c->ours[e][0] : 0;
+
+		if (!pc || strcmp(fn_name(c->ours[e][0], &s), "capture") != 0 || pc <= last)
+			ok = 0;
+		last = pc;
+	}
+	if (c->n_glibc < 1 || (uintptr_t)c->glibc[0] - ORACLE_ADJ <= last)
+		ok = 0;
+	snprintf(name, sizeof(name), "%s: frame #0 is each call's return address in capture()",
+		 where);
+	if (!tap_ok(ok, name))
+		for (e = 0; e < 5; e++)
+			printf("#   %d: %p %s\n", e, c->n_ours[e] > 0 ? c->ours[e][0] : NULL,
+			       c->n_ours[e] > 0 ? fn_name(c->ours[e][0], &s) : "");
+}
+
 static struct capture in_handler, nested;
 
 static void on_usr2(int sig)
@@ -191,6 +221,7 @@ int main(void)
 	/* capture <- main <- libc <- libc <- _start: all of it. */
 	check("plain", &plain, oracle_frames(plain.lu, plain.n_lu), 0, 0);
 	tap_is_i64(plain.n_ours[0], plain.n_lu, "plain: auto has as many frames as libunwind");
+	check_first("plain", &plain);
 
 	level1();
 	/*
@@ -200,6 +231,7 @@ int main(void)
 	check("in a handler", &in_handler, oracle_frames(in_handler.lu, in_handler.n_lu), 0, 1u << 3);
 	check_chain("in a handler", in_handler.ours[0], in_handler.n_ours[0],
 		    (const char *const[]){ "on_usr1", "level2", "level1", "main", NULL });
+	check_first("in a handler", &in_handler);
 	/*
 	 * capture <- on_usr2 <- trampoline <- the interrupted pc (3) <- raise's
 	 * internals <- on_usr1 <- trampoline <- the interrupted pc (7) <- ...
@@ -209,6 +241,7 @@ int main(void)
 	check_chain("nested handler", nested.ours[0], nested.n_ours[0],
 		    (const char *const[]){ "on_usr2", "on_usr1", "level2", "level1", "main", NULL });
 	tap_ok(nested.n_ours[0] > in_handler.n_ours[0] + 2, "nested: deeper than the first handler");
+	check_first("nested handler", &nested);
 
 	tap_is_i64(crash_backtrace_with(CRASH_ENGINE_ALL, buf, 4), -EINVAL, "ALL is not a walk engine");
 	tap_is_i64(crash_backtrace_with(42, buf, 4), -EINVAL, "unknown engine: -EINVAL");

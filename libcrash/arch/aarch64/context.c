@@ -172,3 +172,44 @@ __asm__(".text\n"
 	"	ret\n"
 	".cfi_endproc\n"
 	".size cr_getcontext, .-cr_getcontext\n");
+
+/*
+ * A public entry point (context.h): the struct cr_regs (296 bytes, 304 with
+ * sp 16-byte aligned, AAPCS64 6.4.5.1) on the stub's stack, filled as
+ * cr_getcontext fills it, with sp = the sp at entry.  x30, the return
+ * address that bl left unsigned, is kept in the struct across the call.
+ * x0-x2 pass through; x3 is the struct.  bti c as in cr_getcontext.
+ */
+#define CR_ENTRY(name, body)                                                                       \
+	__asm__(".text\n"                                                                          \
+		".globl " #name "\n"                                                               \
+		".type " #name ",%function\n"                                                      \
+		".p2align 2\n" #name ":\n"                                                         \
+		".cfi_startproc\n"                                                                 \
+		"	hint #34\n"                                                                  \
+		"	sub sp, sp, #304\n"                                                          \
+		".cfi_def_cfa_offset 304\n"                                                        \
+		"	stp x19, x20, [sp, #152]\n"                                                  \
+		"	stp x21, x22, [sp, #168]\n"                                                  \
+		"	stp x23, x24, [sp, #184]\n"                                                  \
+		"	stp x25, x26, [sp, #200]\n"                                                  \
+		"	stp x27, x28, [sp, #216]\n"                                                  \
+		"	stp x29, x30, [sp, #232]\n"                                                  \
+		".cfi_offset x30, -64\n"                                                           \
+		"	add x9, sp, #304\n"                                                          \
+		"	str x9, [sp, #248]\n"                                                        \
+		"	str x30, [sp, #288]\n"                                                       \
+		"	movz x9, #0xfff8, lsl #16\n"                                                 \
+		"	str x9, [sp, #280]\n"                                                        \
+		"	mov x3, sp\n"                                                                \
+		"	bl " #body "\n"                                                              \
+		"	ldr x30, [sp, #240]\n"                                                       \
+		".cfi_restore x30\n"                                                               \
+		"	add sp, sp, #304\n"                                                          \
+		".cfi_def_cfa_offset 0\n"                                                          \
+		"	ret\n"                                                                       \
+		".cfi_endproc\n"                                                                   \
+		".size " #name ", .-" #name "\n")
+
+CR_ENTRY(crash_backtrace_with, cr_backtrace_with_at);
+CR_ENTRY(crash_backtrace, cr_backtrace_at);

@@ -115,3 +115,51 @@ __asm__(".text\n"
 	"	jr $ra\n"
 	".cfi_endproc\n"
 	".size cr_getcontext, .-cr_getcontext\n");
+
+/*
+ * A public entry point (context.h): the struct cr_regs (296 bytes, 304 with
+ * sp 16-byte aligned, psABI "Stack") on the stub's stack, filled as
+ * cr_getcontext fills it, with sp = the sp at entry.  ra is kept in the
+ * struct across the call.  a0-a2 pass through; a3 is the struct.
+ */
+#define CR_ENTRY(name, body)                                                                       \
+	__asm__(".text\n"                                                                          \
+		".globl " #name "\n"                                                               \
+		".type " #name ",@function\n"                                                      \
+		".p2align 2\n" #name ":\n"                                                         \
+		".cfi_startproc\n"                                                                 \
+		"	addi.d $sp, $sp, -304\n"                                                     \
+		".cfi_def_cfa_offset 304\n"                                                        \
+		"	st.d $zero, $sp, 0\n"                                                        \
+		"	st.d $ra, $sp, 8\n"                                                          \
+		".cfi_offset 1, -296\n"                                                            \
+		"	st.d $tp, $sp, 16\n"                                                         \
+		"	addi.d $t0, $sp, 304\n"                                                      \
+		"	st.d $t0, $sp, 24\n"                                                         \
+		"	st.d $fp, $sp, 176\n"                                                        \
+		"	st.d $s0, $sp, 184\n"                                                        \
+		"	st.d $s1, $sp, 192\n"                                                        \
+		"	st.d $s2, $sp, 200\n"                                                        \
+		"	st.d $s3, $sp, 208\n"                                                        \
+		"	st.d $s4, $sp, 216\n"                                                        \
+		"	st.d $s5, $sp, 224\n"                                                        \
+		"	st.d $s6, $sp, 232\n"                                                        \
+		"	st.d $s7, $sp, 240\n"                                                        \
+		"	st.d $s8, $sp, 248\n"                                                        \
+		"	st.d $ra, $sp, 288\n"                                                        \
+		"	lu12i.w $t0, -1024\n"                                                        \
+		"	ori $t0, $t0, 0xf\n"                                                         \
+		"	lu32i.d $t0, 0\n"                                                            \
+		"	st.d $t0, $sp, 280\n"                                                        \
+		"	move $a3, $sp\n"                                                             \
+		"	bl " #body "\n"                                                              \
+		"	ld.d $ra, $sp, 8\n"                                                          \
+		".cfi_restore 1\n"                                                                 \
+		"	addi.d $sp, $sp, 304\n"                                                      \
+		".cfi_def_cfa_offset 0\n"                                                          \
+		"	jr $ra\n"                                                                    \
+		".cfi_endproc\n"                                                                   \
+		".size " #name ", .-" #name "\n")
+
+CR_ENTRY(crash_backtrace_with, cr_backtrace_with_at);
+CR_ENTRY(crash_backtrace, cr_backtrace_at);

@@ -95,3 +95,41 @@ __asm__(".text\n"
 	"	ret\n"
 	".cfi_endproc\n"
 	".size cr_getcontext, .-cr_getcontext\n");
+
+/*
+ * A public entry point (context.h): the struct cr_regs (296 bytes) on the
+ * stub's stack, filled as cr_getcontext fills it but for the stub's caller
+ * (sp = the sp at entry + 8, pc = the return address at [sp]); rsp is then
+ * 16-byte aligned for the call (psABI 3.2.2).  rdi, rsi, rdx pass through;
+ * rcx is the struct.
+ */
+#define CR_ENTRY(name, body)                                                                       \
+	__asm__(".text\n"                                                                          \
+		".globl " #name "\n"                                                               \
+		".type " #name ",@function\n"                                                      \
+		".p2align 4\n" #name ":\n"                                                         \
+		".cfi_startproc\n"                                                                 \
+		"	subq $296, %rsp\n"                                                           \
+		".cfi_adjust_cfa_offset 296\n"                                                     \
+		"	movq %rbx, 24(%rsp)\n"                                                       \
+		"	movq %rbp, 48(%rsp)\n"                                                       \
+		"	leaq 304(%rsp), %rax\n"                                                      \
+		"	movq %rax, 56(%rsp)\n"                                                       \
+		"	movq %r12, 96(%rsp)\n"                                                       \
+		"	movq %r13, 104(%rsp)\n"                                                      \
+		"	movq %r14, 112(%rsp)\n"                                                      \
+		"	movq %r15, 120(%rsp)\n"                                                      \
+		"	movq 296(%rsp), %rax\n"                                                      \
+		"	movq %rax, 128(%rsp)\n"                                                      \
+		"	movq %rax, 288(%rsp)\n"                                                      \
+		"	movq $0x1f0c8, 280(%rsp)\n"                                                  \
+		"	movq %rsp, %rcx\n"                                                           \
+		"	call " #body "\n"                                                            \
+		"	addq $296, %rsp\n"                                                           \
+		".cfi_adjust_cfa_offset -296\n"                                                    \
+		"	ret\n"                                                                       \
+		".cfi_endproc\n"                                                                   \
+		".size " #name ", .-" #name "\n")
+
+CR_ENTRY(crash_backtrace_with, cr_backtrace_with_at);
+CR_ENTRY(crash_backtrace, cr_backtrace_at);
