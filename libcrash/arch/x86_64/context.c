@@ -101,14 +101,21 @@ __asm__(".text\n"
  * stub's stack, filled as cr_getcontext fills it but for the stub's caller
  * (sp = the sp at entry + 8, pc = the return address at [sp]); rsp is then
  * 16-byte aligned for the call (psABI 3.2.2).  rdi, rsi, rdx pass through;
- * rcx is the struct.
+ * rcx is the struct.  Callers reach it through the PLT, an indirect branch:
+ * where the compiler marks the object IBT-compatible (-fcf-protection, which
+ * defines __CET__ bit 0) the stub starts with endbr64, as its functions do.
  */
+#if defined(__CET__) && (__CET__ & 1)
+#define CR_ENDBR "	endbr64\n"
+#else
+#define CR_ENDBR ""
+#endif
 #define CR_ENTRY(name, body)                                                                       \
 	__asm__(".text\n"                                                                          \
 		".globl " #name "\n"                                                               \
 		".type " #name ",@function\n"                                                      \
 		".p2align 4\n" #name ":\n"                                                         \
-		".cfi_startproc\n"                                                                 \
+		".cfi_startproc\n" CR_ENDBR                                                        \
 		"	subq $296, %rsp\n"                                                           \
 		".cfi_adjust_cfa_offset 296\n"                                                     \
 		"	movq %rbx, 24(%rsp)\n"                                                       \
