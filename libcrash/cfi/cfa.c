@@ -605,3 +605,15 @@ int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_
 	*row = r;
 	return 0;
 }
+
+int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
+		       uint64_t pc, struct cr_crow *c)
+{
+	struct cr_row r;
+	uint64_t cols;
+	int ret;
+
+	if ((ret = build(m, a, fde, pc, &r, &cols)) < 0)
+		return ret;
+	return cr_row_compact_cols(&r, cols, a, c);
+}

@@ -475,11 +475,15 @@ static int copy_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t le
 	return 0;
 }
 
-/* Run at pc in place (mem) and by the cursor: the same result and row, byte for byte. */
+/*
+ * Run at pc in place (mem) and by the cursor: the same result and row, byte
+ * for byte; and cr_cfa_run_compact gives what compacting that row gives.
+ */
 static int both_paths(uint64_t pc)
 {
 	struct cr_mem cm = mem;
 	struct cr_row r2;
+	struct cr_crow c1, c2;
 	int r1, ret2;
 
 	cm.read = copy_read;
@@ -487,7 +491,13 @@ static int both_paths(uint64_t pc)
 	memset(&r2, 0xa5, sizeof(r2));
 	r1 = cr_cfa_run(&mem, arch, &fde, pc, &row);
 	ret2 = cr_cfa_run(&cm, arch, &fde, pc, &r2);
-	return r1 == ret2 && memcmp(&row, &r2, sizeof(row)) == 0;
+	if (r1 != ret2 || memcmp(&row, &r2, sizeof(row)) != 0)
+		return 0;
+	memset(&c1, 0x33, sizeof(c1));
+	memset(&c2, 0x33, sizeof(c2));
+	r1 = r1 < 0 ? r1 : cr_row_compact(&row, arch, &c1);
+	ret2 = cr_cfa_run_compact(&mem, arch, &fde, pc, &c2);
+	return r1 == ret2 && (r1 != 0 || memcmp(&c1, &c2, sizeof(c1)) == 0);
 }
 
 static void t_paths(void)
@@ -550,6 +560,7 @@ struct objs {
 	unsigned fdes, runs, bad;
 	unsigned memo_runs, memo_bad;	/* the CIE memo: the same row, cold and warm */
 	unsigned view_bad;		/* in place (cr_mem_fast) against the cursor */
+	unsigned compact_runs, compact_bad;	/* cr_cfa_run_compact against the full row's */
 	struct cr_mem_fast fast;
 };
 
@@ -612,6 +623,20 @@ static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
 				    memcmp(&rv, &r, sizeof(r)) != 0)
 					o->view_bad++;
 			}
+			/* The compact row built without the full one: the same as
+			   compacting the full row (both start from one pattern). */
+			if (!ret) {
+				struct cr_crow c1, c2;
+				int r1, r2;
+
+				memset(&c1, 0x33, sizeof(c1));
+				memset(&c2, 0x33, sizeof(c2));
+				r1 = cr_row_compact(&r, o->arch, &c1);
+				r2 = cr_cfa_run_compact(&o->fast.m, o->arch, &f, pcs[k], &c2);
+				o->compact_runs += r1 == 0;
+				if (r1 != r2 || (r1 == 0 && memcmp(&c1, &c2, sizeof(c1)) != 0))
+					o->compact_bad++;
+			}
 			/* With the CIE memo (live memory: cfi.c sets the key), the
 			   first run fills it, the second takes the CIE's rules from
 			   it: both give this row, byte for byte. */
@@ -653,6 +678,10 @@ static void t_real(void)
 	tap_ok(o.memo_runs > 200, "the CIE memo: real rows run cold and warm");
 	tap_is_u64(o.memo_bad, 0, "the CIE memo: every real row the same, cold and warm");
 	tap_is_u64(o.view_bad, 0, "every real row the same read in place and by the cursor");
+	printf("# compact rows: %u\n", o.compact_runs);
+	tap_ok(o.compact_runs > 200, "real rows compacted");
+	tap_is_u64(o.compact_bad, 0,
+		   "cr_cfa_run_compact: every real row as cr_cfa_run + cr_row_compact");
 }
 
 int main(void)
