@@ -154,17 +154,27 @@ static void set_shape(const struct cr_row *row, uint64_t cols, const struct cr_a
 }
 
 /* Column n's rule into c (k rules so far).  0, or -CR_ERANGE: it does not fit. */
-static int compact_col(const struct cr_row *row, unsigned n, struct cr_crow *c, unsigned *k)
+static inline __attribute__((always_inline)) int compact_col(const struct cr_row *row, unsigned n,
+							      struct cr_crow *c, unsigned *k)
 {
 	const struct cr_rule *r = &row->reg[n];
+	uint8_t kind = r->kind;
+	int32_t v;
 
-	if (*k == CR_CROW_MAX || r->kind == CR_EXPR || r->kind == CR_VAL_EXPR)
-		return -CR_ERANGE;
-	if (r->kind == CR_REG ? r->reg >= CR_NREGS : !fits32(r->off))
+	if (kind == CR_REG) {
+		if (r->reg >= CR_NREGS)
+			return -CR_ERANGE;
+		v = r->reg;
+	} else {
+		if (kind == CR_EXPR || kind == CR_VAL_EXPR || !fits32(r->off))
+			return -CR_ERANGE;
+		v = (int32_t)r->off;
+	}
+	if (*k == CR_CROW_MAX)
 		return -CR_ERANGE;
 	c->col[*k] = (uint8_t)n;
-	c->kind[*k] = r->kind;
-	c->off[*k] = r->kind == CR_REG ? r->reg : (int32_t)r->off;
+	c->kind[*k] = kind;
+	c->off[*k] = v;
 	(*k)++;
 	return 0;
 }
