@@ -140,7 +140,7 @@ static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 
 	if (addr < sp->lo || addr >= sp->hi)
 		return -CR_EINVAL;
-	cr_cursor_init(&c, m, addr, sp->hi);
+	cr_cursor_init_fill(&c, m, addr, sp->hi);
 	if ((ret = head(&c, sp->hi, &end, &id_addr, &id)) != 0)
 		return ret < 0 ? ret : -CR_EINVAL;
 	if (id != 0)
@@ -246,7 +246,7 @@ static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 
 	if (addr < sp->lo || addr >= sp->hi)
 		return -CR_EINVAL;
-	cr_cursor_init(&c, m, addr, sp->hi);
+	cr_cursor_init_fill(&c, m, addr, sp->hi);
 	if ((ret = head(&c, sp->hi, &end, &id_addr, &id)) != 0)
 		return ret < 0 ? ret : -CR_EINVAL;	/* the terminator is no FDE */
 	if (id == 0)
