@@ -325,6 +325,7 @@ static int scan(const struct cr_mem *m, const struct cr_ehsrc *src, const struct
 struct hdr {
 	uint64_t eh_frame;	/* 0: omitted */
 	uint64_t table, count;	/* count 0: no usable table */
+	const uint8_t *at;	/* the table in place, NULL: not (yet) */
 };
 
 static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct hdr *h)
@@ -337,11 +338,19 @@ static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct 
 
 	if (end < src->eh_hdr)
 		return -CR_EINVAL;
+	h->at = NULL;
 	/* What every linker writes (version 1, eh_frame_ptr pcrel|sdata4,
 	   fde_count udata4, the table datarel|sdata4), read in place: the
-	   general decoding below gives the same. */
-	if (end - src->eh_hdr >= 12 && (p = cr_mem_view(m, src->eh_hdr, 12)) != NULL &&
-	    p[0] == 1 && p[1] == (DW_EH_PE_pcrel | DW_EH_PE_sdata4) &&
+	   general decoding below gives the same.  The whole hdr in one view
+	   where its size is known, so that the search needs none of its own. */
+	p = NULL;
+	if (src->eh_hdr_len >= 12 && src->eh_hdr_len <= (uint64_t)CR_VIEW_PAGES * 4096)
+		p = cr_mem_view(m, src->eh_hdr, src->eh_hdr_len);
+	if (p)
+		h->at = p + 12;
+	else if (end - src->eh_hdr >= 12)
+		p = cr_mem_view(m, src->eh_hdr, 12);
+	if (p && p[0] == 1 && p[1] == (DW_EH_PE_pcrel | DW_EH_PE_sdata4) &&
 	    p[2] == DW_EH_PE_udata4 && p[3] == HDR_TABLE_ENC) {
 		int32_t frame;
 		uint32_t count;
@@ -353,6 +362,7 @@ static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct 
 		h->count = count > (end - h->table) / 8 ? 0 : count;
 		return 0;
 	}
+	h->at = NULL;
 	b.data = src->eh_hdr;	/* datarel in the hdr: relative to its start */
 	cr_cursor_init(&c, m, src->eh_hdr, end);
 	version = cr_u8(&c);
@@ -419,7 +429,9 @@ static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 	struct table t = { m, NULL, h->table, src->eh_hdr };
 	unsigned n;
 
-	if (h->count <= (uint64_t)CR_VIEW_PAGES * 4096 / 8)
+	if (h->at)
+		t.at = h->at;	/* the whole hdr is in place: the table lies inside it */
+	else if (h->count <= (uint64_t)CR_VIEW_PAGES * 4096 / 8)
 		t.at = cr_mem_view(m, h->table, h->count * 8);
 	if (entry(&t, 0, &lo_val, NULL) < 0 || entry(&t, b - 1, &hi_val, NULL) < 0)
 		return -CR_EFAULT;
@@ -453,7 +465,7 @@ static int covers(const struct cr_fde *f, uint64_t pc)
 int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
 	       struct cr_fde *fde)
 {
-	struct hdr h = { 0, 0, 0 };
+	struct hdr h = { 0, 0, 0, NULL };
 	struct cr_fde f;
 	struct span sp;
 	uint64_t at;

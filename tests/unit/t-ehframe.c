@@ -309,6 +309,9 @@ static void t_hdr_variants(void)
 	build(sorted, 0x3b, DW_EH_PE_udata4);
 	use_image(1, 0);
 	lookups("hdr length unknown");
+	/* The whole hdr in one view, else its first 12 bytes and the table's own. */
+	use_image(1, n + 64);
+	lookups("hdr length past the readable memory");
 
 	build(sorted, 0x3b, DW_EH_PE_udata4);
 	img[0] = 2;
