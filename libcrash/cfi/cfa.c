@@ -391,35 +391,57 @@ static int run_cursor(const struct cr_mem *m, struct state *st, uint64_t start, 
 }
 
 /*
+ * A ULEB128 operand of one or two bytes at p, before e: its length (*v its
+ * value), or 0 if it is longer or truncated (the cursor loop decodes it).
+ */
+static inline __attribute__((always_inline)) unsigned uleb2(const uint8_t *p, const uint8_t *e,
+							     uint64_t *v)
+{
+	if (e - p >= 1 && !(p[0] & 0x80)) {
+		*v = p[0];
+		return 1;
+	}
+	if (e - p >= 2 && !(p[1] & 0x80)) {
+		*v = (p[0] & 0x7fu) | (uint64_t)p[1] << 7;
+		return 2;
+	}
+	return 0;
+}
+
+/*
  * The instructions compilers emit in nearly every CIE and FDE (advance_loc,
- * advance_loc1, offset, restore, def_cfa, def_cfa_register, def_cfa_offset,
- * remember_state, restore_state, nop), with one-byte operands, straight from
- * the bytes [p, p + len) in place.  It stops before the first instruction
- * that is anything else, has a longer or truncated operand, or would fail:
- * run_cursor starts there, and nothing of that instruction is applied here.
- * Each instruction takes a byte at least, so the caller bounds the count by
- * len.  0 (*used: the bytes run) or CR_END (the location passed pc).
+ * advance_loc1/2, offset, restore, undefined, def_cfa, def_cfa_register,
+ * def_cfa_offset, remember_state, restore_state, nop), with ULEB128 operands
+ * of up to two bytes, straight from the bytes [p, p + len) in place.  It
+ * stops before the first instruction that is anything else, has a longer or
+ * truncated operand, or would fail: run_cursor starts there, and nothing of
+ * that instruction is applied here.  Each instruction takes a byte at least,
+ * so the caller bounds the count by len.  0 (*used: the bytes run) or CR_END
+ * (the location passed pc).
  */
 static int run_bytes(struct state *st, const uint8_t *p, size_t len, size_t *used)
 {
 	const uint8_t *start = p, *e = p + len;
-	unsigned n = 0;
+	uint64_t ca = st->cie->code_align, left = st->pc - st->loc, d, v, w;
+	unsigned n = 0, k, k2;
 	int ret = 0;
 
+	/* Advances in registers: left is how far pc lies ahead.  A code
+	   alignment factor this large (never seen) is left to advance(). */
+	if (ca > UINT32_MAX)
+		goto out;
 	for (; p < e; p++, n++) {
 		uint8_t op = *p;
 
 		switch (op >> 6) {
 		case DW_CFA_advance_loc >> 6:
-			if ((ret = advance(st, op & 0x3f)) != 0) {
-				n++;
-				goto out;
-			}
-			continue;
+			d = (op & 0x3fu) * ca;
+			goto advance;
 		case DW_CFA_offset >> 6:
-			if (e - p < 2 || (p[1] & 0x80))
+			if (!(k = uleb2(p + 1, e, &v)))
 				goto out;
-			set(st, op & 0x3f, CR_OFFSET, fac(st, *++p));
+			set(st, op & 0x3f, CR_OFFSET, fac(st, v));
+			p += k;
 			continue;
 		case DW_CFA_restore >> 6:
 			restore(st, op & 0x3f);
@@ -431,27 +453,38 @@ static int run_bytes(struct state *st, const uint8_t *p, size_t len, size_t *use
 		case DW_CFA_advance_loc1:
 			if (e - p < 2)
 				goto out;
-			if ((ret = advance(st, *++p)) != 0) {
-				n++;
+			d = *++p * ca;
+			goto advance;
+		case DW_CFA_advance_loc2:
+			if (e - p < 3)
 				goto out;
-			}
+			d = (p[1] | (uint64_t)p[2] << 8) * ca;	/* little-endian */
+			p += 2;
+			goto advance;
+		case DW_CFA_undefined:
+			if (!(k = uleb2(p + 1, e, &v)))
+				goto out;
+			set(st, v, CR_UNDEF, 0);
+			p += k;
 			continue;
 		case DW_CFA_def_cfa:
-			if (e - p < 3 || ((p[1] | p[2]) & 0x80))
+			if (!(k = uleb2(p + 1, e, &v)) || !(k2 = uleb2(p + 1 + k, e, &w)))
 				goto out;
-			def_cfa(st, p[1], p[2]);
-			p += 2;
+			def_cfa(st, v, (int64_t)w);
+			p += k + k2;
 			continue;
 		case DW_CFA_def_cfa_register:
-			if (e - p < 2 || (p[1] & 0x80) ||
+			if (!(k = uleb2(p + 1, e, &v)) ||
 			    (st->row->cfa.kind != CR_REG && st->row->cfa.kind != CR_UNDEF))
 				goto out;
-			def_cfa(st, *++p, st->row->cfa.kind == CR_REG ? st->row->cfa.off : 0);
+			def_cfa(st, v, st->row->cfa.kind == CR_REG ? st->row->cfa.off : 0);
+			p += k;
 			continue;
 		case DW_CFA_def_cfa_offset:
-			if (e - p < 2 || (p[1] & 0x80) || st->row->cfa.kind != CR_REG)
+			if (!(k = uleb2(p + 1, e, &v)) || st->row->cfa.kind != CR_REG)
 				goto out;
-			st->row->cfa.off = *++p;
+			st->row->cfa.off = (int64_t)v;
+			p += k;
 			continue;
 		case DW_CFA_remember_state:
 			if (st->depth == CR_CFA_STACK)
@@ -465,8 +498,16 @@ static int run_bytes(struct state *st, const uint8_t *p, size_t len, size_t *use
 			continue;
 		}
 		goto out;
+advance:	/* d: the advance in bytes (no overflow: ca <= UINT32_MAX) */
+		if (d > left) {
+			ret = CR_END;
+			n++;
+			goto out;
+		}
+		left -= d;
 	}
 out:
+	st->loc = st->pc - left;
 	st->steps += n;
 	*used = (size_t)(p - start);
 	return ret;

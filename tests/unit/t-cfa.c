@@ -520,6 +520,11 @@ static void t_paths(void)
 		{ "advance_loc1, args_size, nops", { 0x02, 0x03, 0x2e, 0x10, 0x86, 0x02, 0x00, 0x00 }, 8 },
 		{ "restore_state on an empty stack after common ones", { 0x86, 0x02, 0x41, 0x0b }, 4 },
 		{ "remember past the stack", { 0x0a, 0x0a, 0x0a, 0x0a, 0x41, 0x0a }, 6 },
+		{ "two-byte operands everywhere", { 0x0c, 0x87, 0x01, 0x90, 0x01, 0x41, 0x0d, 0x86,
+						    0x01, 0x41, 0x87, 0x80, 0x01, 0x07, 0x90, 0x01 }, 16 },
+		{ "three-byte operands", { 0x0e, 0x80, 0x80, 0x01, 0x41, 0x86, 0x80, 0x80, 0x01,
+					   0x07, 0x80, 0x80, 0x00 }, 13 },
+		{ "advance_loc2, undefined", { 0x03, 0x02, 0x00, 0x07, 0x10, 0x41, 0x07, 0xa0, 0x00 }, 9 },
 	};
 	unsigned bad = 0, runs = 0;
 
@@ -536,6 +541,21 @@ static void t_paths(void)
 	tap_ok(rerun(LO + 2) == 0 && cfa_is(7, 8) && rule(6, CR_SAME, 0) &&
 		       rule(3, CR_OFFSET, -24),
 	       "... and a rule after it");
+	tap_ok(runf(progs[8].prog, progs[8].len, LO) == 0 && cfa_is(135, 144) &&
+		       rule(16, CR_OFFSET, -8),
+	       "def_cfa with two-byte operands");
+	tap_ok(rerun(LO + 1) == 0 && cfa_is(134, 144), "def_cfa_register with a two-byte operand");
+	tap_ok(rerun(LO + 2) == 0 && cfa_is(134, 144) && rule(7, CR_OFFSET, -8 * 128) &&
+		       rule(16, CR_OFFSET, -8),
+	       "offset with a two-byte operand; undefined of column 144: ignored");
+	tap_ok(runf(progs[9].prog, progs[9].len, LO + 1) == 0 && cfa_is(7, 16384) &&
+		       rule(6, CR_OFFSET, -8 * 16384) && rule(0, CR_UNDEF, 0),
+	       "three-byte operands: by the cursor");
+	tap_ok(runf(progs[10].prog, progs[10].len, LO + 1) == 0 && rule(16, CR_OFFSET, -8),
+	       "advance_loc2: before");
+	tap_ok(rerun(LO + 2) == 0 && rule(16, CR_UNDEF, 0) && rule(32, CR_SAME, 0),
+	       "advance_loc2: at; undefined rip");
+	tap_ok(rerun(LO + 3) == 0 && rule(32, CR_UNDEF, 0), "undefined with a two-byte operand");
 	tap_ok(runf(B(0x0a, 0x86, 0x02, 0x0e, 0x20, 0x0b), LO) == 0 && cfa_is(7, 8) &&
 		       rule(6, CR_SAME, 0) && rule(16, CR_OFFSET, -8),
 	       "restore_state: a column given a rule since remember is same_value again");
