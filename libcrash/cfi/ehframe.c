@@ -236,8 +236,12 @@ static int fde_body(struct cr_cursor *c, const struct cr_ehsrc *src, struct cr_f
 	return 0;
 }
 
+/*
+ * The FDE at addr into *out, on success only; with pc not NULL, success needs
+ * the FDE to cover *pc (else -CR_ENOINFO: pc in a gap between FDEs).
+ */
 static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
-		     uint64_t addr, struct cr_fde *out)
+		     uint64_t addr, const uint64_t *pc, struct cr_fde *out)
 {
 	struct cr_cursor c;
 	struct cr_fde fde;
@@ -256,6 +260,8 @@ static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 	cr_cursor_limit(&c, end);
 	if ((ret = fde_body(&c, src, &fde)) < 0)
 		return ret;
+	if (pc && (*pc < fde.pc_lo || *pc >= fde.pc_hi))
+		return -CR_ENOINFO;
 	cr_cursor_view(&c, &fde.view);
 	fde.addr = addr;
 	*out = fde;
@@ -274,7 +280,7 @@ int cr_eh_parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t
 {
 	struct span sp = eh_span(src, src->eh_frame);
 
-	return parse_fde(m, src, &sp, addr, fde);
+	return parse_fde(m, src, &sp, addr, NULL, fde);
 }
 
 /*
@@ -314,7 +320,7 @@ static int scan(const struct cr_mem *m, const struct cr_ehsrc *src, const struct
 			if (c.pos > end)
 				return -CR_EINVAL;
 			if (pc >= lo && pc - lo < range)
-				return parse_fde(m, src, sp, start, fde);
+				return parse_fde(m, src, sp, start, NULL, fde);
 		}
 		c.pos = end;
 	}
@@ -457,16 +463,10 @@ static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 	return entry(&t, a, &loc, fde_at);
 }
 
-static int covers(const struct cr_fde *f, uint64_t pc)
-{
-	return pc >= f->pc_lo && pc < f->pc_hi;
-}
-
 int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
 	       struct cr_fde *fde)
 {
 	struct hdr h = { 0, 0, 0, NULL };
-	struct cr_fde f;
 	struct span sp;
 	uint64_t at;
 	int ret = -CR_ENOINFO;
@@ -481,19 +481,10 @@ int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
 		ret = search(m, src, &h, pc, &at);
 		if (ret < 0)
 			return ret;
-		if (ret == 0) {
-			if ((ret = parse_fde(m, src, &sp, at, &f)) < 0)
-				return ret;
-			if (!covers(&f, pc))
-				return -CR_ENOINFO;	/* pc in a gap between FDEs */
-			*fde = f;
-			return 0;
-		}
+		if (ret == 0)
+			return parse_fde(m, src, &sp, at, &pc, fde);
 	}
 	if (!sp.lo)
 		return -CR_ENOINFO;	/* no .eh_frame to scan */
-	if ((ret = scan(m, src, &sp, pc, &f)) < 0)
-		return ret;
-	*fde = f;
-	return 0;
+	return scan(m, src, &sp, pc, fde);	/* (writes *fde on success only) */
 }
