@@ -54,8 +54,10 @@ static void memo_put(struct cr_rowmemo *m, uint64_t pc, uint64_t key, const stru
 }
 
 /*
- * The row of the FDE around pc in mod, cached when it compacts.  0, or the
- * lookup's error (-CR_EFAULT kept, "not found" as -CR_ENOINFO).
+ * The row of the FDE around pc in mod, cached when it compacts; row NULL:
+ * only cached (the trace loop), so the CFA program builds the compact row
+ * without a full one.  0, or the lookup's error (-CR_EFAULT kept, "not found"
+ * as -CR_ENOINFO).
  */
 static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, uint64_t key,
 		  struct cr_row *row)
@@ -68,6 +70,12 @@ static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, u
 	ehsrc_of(mod, w->cache, &src);
 	if ((ret = cr_eh_find(w->mem, &src, pc, &fde)) < 0)
 		return ret == -CR_EFAULT ? ret : -CR_ENOINFO;
+	if (!row) {
+		ret = cr_cfa_run_compact(w->mem, w->arch, &fde, pc, &crow);
+		if (ret == 0)
+			cr_cache_put(pc, key, &crow);
+		return ret;
+	}
 	if ((ret = cr_cfa_run(w->mem, w->arch, &fde, pc, row)) < 0)
 		return ret;
 	if (w->cache && cr_row_compact(row, w->arch, &crow) == 0)
@@ -194,7 +202,6 @@ static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t looku
 {
 	const struct cr_module *mod;
 	struct cr_crow crow;
-	struct cr_row row;
 	uint64_t key;
 
 	mod = w->module_in_place && lookup >= 4095 ? w->module_in_place(w, lookup) : NULL;
@@ -211,7 +218,7 @@ static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t looku
 		return 0;
 	if (cr_cache_get(lookup, key, &crow) == 0)
 		cr_cache_put(lookup, key, &crow);	/* from the other slot to home */
-	else if (decode(w, mod, lookup, key, &row) < 0)
+	else if (decode(w, mod, lookup, key, NULL) < 0)
 		return 0;
 	w->cache_gen = cr_cache_begin();
 	return w->cache_gen & 1 ? 0 : key;

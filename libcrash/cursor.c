@@ -15,6 +15,8 @@
 
 #define PAGE 4096u	/* the smallest page of all four arches: the unit of readability */
 
+static int fill_view(struct cr_cursor *c, uint64_t pos, size_t n);
+
 void cr_cursor_init(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, uint64_t end)
 {
 	c->mem = m;
@@ -24,6 +26,13 @@ void cr_cursor_init(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, u
 	c->win_lo = 0;
 	c->win_hi = 0;
 	c->wp = c->win;
+}
+
+void cr_cursor_init_fill(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, uint64_t end)
+{
+	cr_cursor_init(c, m, pos, end);
+	if (c->end > pos)
+		fill_view(c, pos, 1);
 }
 
 void cr_cursor_view(const struct cr_cursor *c, struct cr_view *v)
@@ -63,7 +72,7 @@ static void fail(struct cr_cursor *c, int err)
  * past a snapshot's end), so retry with the bytes up to the next page
  * boundary, then with only n.
  */
-static int fill(struct cr_cursor *c, uint64_t pos, size_t n)
+static int fill_view(struct cr_cursor *c, uint64_t pos, size_t n)
 {
 	uint64_t avail = c->end - pos, to_page = PAGE - (pos & (PAGE - 1)), want;
 	const uint8_t *p;
@@ -71,12 +80,20 @@ static int fill(struct cr_cursor *c, uint64_t pos, size_t n)
 	want = avail < to_page + PAGE ? avail : to_page + PAGE;
 	if ((p = cr_mem_view(c->mem, pos, want)) == NULL && want > to_page && to_page >= n)
 		p = cr_mem_view(c->mem, pos, want = to_page);
-	if (p) {
-		c->wp = p;
-		c->win_lo = pos;
-		c->win_hi = pos + want;
+	if (!p)
 		return 0;
-	}
+	c->wp = p;
+	c->win_lo = pos;
+	c->win_hi = pos + want;
+	return 1;
+}
+
+static int fill(struct cr_cursor *c, uint64_t pos, size_t n)
+{
+	uint64_t avail = c->end - pos, to_page = PAGE - (pos & (PAGE - 1)), want;
+
+	if (fill_view(c, pos, n))
+		return 0;
 	c->wp = c->win;
 	want = avail < sizeof(c->win) ? avail : sizeof(c->win);
 	if (c->mem->read(c->mem, pos, c->win, want) < 0) {
@@ -262,7 +279,7 @@ static uint64_t enc_base(struct cr_cursor *c, uint8_t app, const struct cr_bases
 	return 0;
 }
 
-uint64_t cr_encptr(struct cr_cursor *c, uint8_t enc, const struct cr_bases *b)
+uint64_t cr_encptr_slow(struct cr_cursor *c, uint8_t enc, const struct cr_bases *b)
 {
 	uint8_t app = enc & 0x70;
 	uint64_t base, v;

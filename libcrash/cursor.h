@@ -35,6 +35,13 @@ struct cr_view {
 	uint64_t lo, hi;
 };
 
+/*
+ * cr_cursor_init, with the window already in place at pos where the memory
+ * lets us (cr_mem_view), so that the first read is inline too; else the first
+ * read fills it as usual.
+ */
+void cr_cursor_init_fill(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, uint64_t end);
+
 /* c's window if it is in place, else an empty view. */
 void cr_cursor_view(const struct cr_cursor *c, struct cr_view *v);
 
@@ -128,13 +135,6 @@ struct cr_bases {
 	uint64_t text, data, func;
 };
 
-/*
- * A pointer in encoding enc (LSB 2.1 / DWARF EH: DW_EH_PE_*).  pcrel is
- * relative to the address of the encoded value itself; aligned skips to the
- * next 8-byte boundary; indirect reads the final value through mem.
- * DW_EH_PE_omit (0xff) returns 0 without reading.  Unknown: -CR_EINVAL.
- */
-uint64_t cr_encptr(struct cr_cursor *c, uint8_t enc, const struct cr_bases *b);
 
 /* DW_EH_PE_* constants (LSB 5.0 "DWARF Exception Header Encoding"). */
 enum {
@@ -155,5 +155,31 @@ enum {
 	DW_EH_PE_indirect = 0x80,
 	DW_EH_PE_omit = 0xff,
 };
+
+/* cr_encptr out of line: any encoding, the end, an error. */
+uint64_t cr_encptr_slow(struct cr_cursor *c, uint8_t enc, const struct cr_bases *b);
+
+/*
+ * A pointer in encoding enc (LSB 2.1 / DWARF EH: DW_EH_PE_*).  pcrel is
+ * relative to the address of the encoded value itself; aligned skips to the
+ * next 8-byte boundary; indirect reads the final value through mem.
+ * DW_EH_PE_omit (0xff) returns 0 without reading.  Unknown: -CR_EINVAL.
+ * What linkers and compilers put in .eh_frame, pcrel|sdata4 pointers and
+ * sdata4 ranges, is read inline from the window (an error empties it).
+ */
+static inline uint64_t cr_encptr(struct cr_cursor *c, uint8_t enc, const struct cr_bases *b)
+{
+	uint64_t off = c->pos - c->win_lo, at = c->pos;
+	int32_t v;
+
+	if (__builtin_expect((enc == (DW_EH_PE_pcrel | DW_EH_PE_sdata4) || enc == DW_EH_PE_sdata4) &&
+				     off <= c->win_hi - c->win_lo && c->win_hi - c->pos >= 4,
+			     1)) {
+		__builtin_memcpy(&v, c->wp + off, 4);
+		c->pos += 4;
+		return (enc == DW_EH_PE_sdata4 ? 0 : at) + (uint64_t)(int64_t)v;
+	}
+	return cr_encptr_slow(c, enc, b);
+}
 
 #endif

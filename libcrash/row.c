@@ -120,10 +120,19 @@ static int near(int64_t off)
 
 _Static_assert(CR_SHAPE_WINDOW == CR_FAST_WINDOW, "one window");
 
-/* The trace-only shape of a row (struct cr_crow). */
-static void set_shape(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c)
+/* Column n's rule in a row whose columns outside cols are CR_SAME. */
+static const struct cr_rule *rule_of(const struct cr_row *row, uint64_t cols, unsigned n)
 {
-	const struct cr_rule *ra = &row->reg[row->ra], *fp = &row->reg[a->fp];
+	static const struct cr_rule same;	/* CR_SAME */
+
+	return cols >> n & 1 ? &row->reg[n] : &same;
+}
+
+/* The trace-only shape of a row (struct cr_crow). */
+static void set_shape(const struct cr_row *row, uint64_t cols, const struct cr_arch *a,
+		      struct cr_crow *c)
+{
+	const struct cr_rule *ra = rule_of(row, cols, row->ra), *fp = rule_of(row, cols, a->fp);
 
 	c->shape = CR_SHAPE_NONE;
 	c->cfa_fp = row->cfa.reg == a->fp;
@@ -134,7 +143,7 @@ static void set_shape(const struct cr_row *row, const struct cr_arch *a, struct 
 		c->shape = CR_SHAPE_END;
 	else if ((row->cfa.reg == a->sp || row->cfa.reg == a->fp) && ra->kind == CR_OFFSET &&
 		 (fp->kind == CR_SAME || fp->kind == CR_OFFSET) &&
-		 row->reg[a->sp].kind == CR_SAME && !row->signal && row->ra != a->sp &&
+		 rule_of(row, cols, a->sp)->kind == CR_SAME && !row->signal && row->ra != a->sp &&
 		 row->ra != a->fp)
 		c->shape = near(ra->off) && (!c->fp_saved || near(fp->off)) ? CR_SHAPE_STEP
 									    : CR_SHAPE_STEP_FAR;
@@ -145,24 +154,38 @@ static void set_shape(const struct cr_row *row, const struct cr_arch *a, struct 
 }
 
 /* Column n's rule into c (k rules so far).  0, or -CR_ERANGE: it does not fit. */
-static int compact_col(const struct cr_row *row, unsigned n, struct cr_crow *c, unsigned *k)
+static inline __attribute__((always_inline)) int compact_col(const struct cr_row *row, unsigned n,
+							      struct cr_crow *c, unsigned *k)
 {
 	const struct cr_rule *r = &row->reg[n];
+	uint8_t kind = r->kind;
+	int32_t v;
 
-	if (*k == CR_CROW_MAX || r->kind == CR_EXPR || r->kind == CR_VAL_EXPR)
-		return -CR_ERANGE;
-	if (r->kind == CR_REG ? r->reg >= CR_NREGS : !fits32(r->off))
+	if (kind == CR_REG) {
+		if (r->reg >= CR_NREGS)
+			return -CR_ERANGE;
+		v = r->reg;
+	} else {
+		if (kind == CR_EXPR || kind == CR_VAL_EXPR || !fits32(r->off))
+			return -CR_ERANGE;
+		v = (int32_t)r->off;
+	}
+	if (*k == CR_CROW_MAX)
 		return -CR_ERANGE;
 	c->col[*k] = (uint8_t)n;
-	c->kind[*k] = r->kind;
-	c->off[*k] = r->kind == CR_REG ? r->reg : (int32_t)r->off;
+	c->kind[*k] = kind;
+	c->off[*k] = v;
 	(*k)++;
 	return 0;
 }
 
-int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c)
+_Static_assert(CR_NREGS < 64, "a column mask is a 64-bit word");
+
+int cr_row_compact_cols(const struct cr_row *row, uint64_t cols, const struct cr_arch *a,
+			struct cr_crow *c)
 {
 	unsigned n, k = 0, top = a->nregs < CR_NREGS ? a->nregs : CR_NREGS;
+	uint64_t m;
 
 	if (row->cfa.kind != CR_REG || !fits32(row->cfa.off) || row->ra >= CR_NREGS)
 		return -CR_ERANGE;
@@ -172,16 +195,23 @@ int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_
 	c->signal = row->signal;
 	/* The arch's columns, then the return-address column if it lies past
 	   them: cr_row_apply ignores the others too.  Most columns keep their
-	   value: the loop only tests their kind. */
-	for (n = 0; n < top; n++)
+	   value: only those that may have a rule are visited, in order. */
+	for (m = cols & (CR_BIT(top) - 1); m; m &= m - 1) {
+		n = (unsigned)__builtin_ctzll(m);
 		if (row->reg[n].kind != CR_SAME && compact_col(row, n, c, &k) < 0)
 			return -CR_ERANGE;
-	if (row->ra >= top && row->reg[row->ra].kind != CR_SAME &&
+	}
+	if (row->ra >= top && (cols >> row->ra & 1) && row->reg[row->ra].kind != CR_SAME &&
 	    compact_col(row, row->ra, c, &k) < 0)
 		return -CR_ERANGE;
 	c->n = (uint8_t)k;
-	set_shape(row, a, c);
+	set_shape(row, cols, a, c);
 	return 0;
+}
+
+int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c)
+{
+	return cr_row_compact_cols(row, ~0ull, a, c);
 }
 
 void cr_row_expand(const struct cr_crow *c, const struct cr_arch *a, struct cr_row *row)

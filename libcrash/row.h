@@ -81,6 +81,14 @@ struct __attribute__((aligned(8))) cr_crow {
 /* Compact form of row.  0, or -CR_ERANGE if it does not fit (it is not cached). */
 int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c);
 
+/*
+ * cr_row_compact of a row whose columns outside cols (bit n: reg[n]) are
+ * CR_SAME and are not read (a row the CFA interpreter built in place): the
+ * same result, visiting only the columns in cols.
+ */
+int cr_row_compact_cols(const struct cr_row *row, uint64_t cols, const struct cr_arch *a,
+			struct cr_crow *c);
+
 /* The full row of a compact one (exactly the row it was made from). */
 void cr_row_expand(const struct cr_crow *c, const struct cr_arch *a, struct cr_row *row);
 

@@ -40,9 +40,13 @@ static void store_row(struct cr_crow *dst, const struct cr_crow *src)
 {
 	uint32_t *d = (uint32_t *)dst;
 	const uint32_t *s = (const uint32_t *)src;
+	size_t words = offsetof(struct cr_crow, off) / 4;
 
-	for (size_t i = 0; i < sizeof(*dst) / 4; i++)
+	/* What load_row reads: the header and the rules in use. */
+	for (size_t i = 0; i < words; i++)
 		__atomic_store_n(&d[i], s[i], __ATOMIC_RELAXED);
+	for (size_t k = 0; k < src->n && k < CR_CROW_MAX; k++)
+		__atomic_store_n(&dst->off[k], src->off[k], __ATOMIC_RELAXED);
 }
 
 /* The row of (pc, mod) if s holds it, read under the generation.  0, or -CR_ENOINFO. */

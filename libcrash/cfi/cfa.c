@@ -52,14 +52,16 @@ enum {
 
 struct state {
 	struct cr_row *row;		/* the row being built: the caller's */
+	uint64_t cols;			/* columns given a rule (bit n: reg[n]); the others
+					   are CR_SAME (in a sparse row, never written) */
 	struct cr_rule init[CR_NREGS];	/* after the CIE's initial instructions: the
 					   columns in init_set, the others CR_SAME */
 	uint64_t init_set;		/* columns the CIE gave a rule (bit n: column n) */
-	uint64_t set_mask;		/* columns given a rule so far (CIE phase) */
-	struct cr_row saved[CR_CFA_STACK];	/* DW_CFA_remember_state */
+	struct cr_row saved[CR_CFA_STACK];	/* DW_CFA_remember_state: the CFA and */
+	uint64_t saved_cols[CR_CFA_STACK];	/* the columns in saved_cols */
 	unsigned depth;
 	unsigned steps;			/* instructions run, CIE and FDE together */
-	uint64_t loc;			/* current location */
+	uint64_t loc;			/* current location, <= pc */
 	uint64_t pc;			/* stop when loc would pass it */
 	const struct cr_cie *cie;
 	const struct cr_arch *arch;
@@ -68,15 +70,20 @@ struct state {
 
 _Static_assert(CR_NREGS <= 64, "a column mask is a 64-bit word");
 
+static void put_rule(struct cr_rule *r, uint8_t kind, int64_t off)
+{
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->off = off;
+}
+
 /* A rule for column reg; columns we do not track are parsed and dropped. */
 static void set(struct state *st, uint64_t reg, uint8_t kind, int64_t off)
 {
 	if (reg >= CR_NREGS)
 		return;
-	memset(&st->row->reg[reg], 0, sizeof(st->row->reg[reg]));
-	st->row->reg[reg].kind = kind;
-	st->row->reg[reg].off = off;
-	st->set_mask |= 1ull << reg;
+	put_rule(&st->row->reg[reg], kind, off);
+	st->cols |= 1ull << reg;
 }
 
 /* DW_CFA_register: the saved value is in reg2 (clamped: an unknown register
@@ -85,10 +92,9 @@ static void set_reg(struct state *st, uint64_t reg, uint64_t reg2)
 {
 	if (reg >= CR_NREGS)
 		return;
-	memset(&st->row->reg[reg], 0, sizeof(st->row->reg[reg]));
-	st->row->reg[reg].kind = CR_REG;
+	put_rule(&st->row->reg[reg], CR_REG, 0);
 	st->row->reg[reg].reg = reg2 > 0xffff ? 0xffff : (uint16_t)reg2;
-	st->set_mask |= 1ull << reg;
+	st->cols |= 1ull << reg;
 }
 
 /*
@@ -103,7 +109,7 @@ static void restore(struct state *st, uint64_t reg)
 		st->row->reg[reg] = st->init[reg];
 	else
 		memset(&st->row->reg[reg], 0, sizeof(st->row->reg[reg]));
-	st->set_mask |= 1ull << reg;
+	st->cols |= 1ull << reg;
 }
 
 static void def_cfa(struct state *st, uint64_t reg, int64_t off)
@@ -142,21 +148,23 @@ static int expr_rule(struct state *st, struct cr_cursor *c, uint8_t kind)
 		return ret;
 	if (reg < CR_NREGS) {
 		st->row->reg[reg] = r;
-		st->set_mask |= 1ull << reg;
+		st->cols |= 1ull << reg;
 	}
 	return 0;
 }
 
-/* Move the location by delta code units.  CR_END: that passes pc, stop here. */
+/*
+ * Move the location by delta code units.  CR_END: that passes pc (or the
+ * address space), stop here.  loc <= pc holds throughout: it starts at pc_lo
+ * and only moves to locations up to pc.
+ */
 static int advance(struct state *st, uint64_t delta)
 {
-	uint64_t ca = st->cie->code_align;
+	uint64_t d;
 
-	if (ca && delta > (UINT64_MAX - st->loc) / ca)
+	if (__builtin_mul_overflow(delta, st->cie->code_align, &d) || d > st->pc - st->loc)
 		return CR_END;
-	if (st->loc + delta * ca > st->pc)
-		return CR_END;
-	st->loc += delta * ca;
+	st->loc += d;
 	return 0;
 }
 
@@ -173,21 +181,41 @@ static int set_loc(struct state *st, struct cr_cursor *c)
 	return 0;
 }
 
+/*
+ * The whole row, CFA included: GCC's epilogue pattern remember_state;
+ * def_cfa rsp; ret; restore_state relies on it.  Only the columns with a rule
+ * are copied: the others are CR_SAME on both sides.
+ */
 static int remember(struct state *st)
 {
+	struct cr_row *to;
+	uint64_t m;
+
 	if (st->depth == CR_CFA_STACK)
 		return -CR_ERANGE;
-	/* The whole row, CFA included: GCC's epilogue pattern remember_state;
-	   def_cfa rsp; ret; restore_state relies on it. */
-	st->saved[st->depth++] = *st->row;
+	to = &st->saved[st->depth];
+	to->cfa = st->row->cfa;
+	for (m = st->cols; m; m &= m - 1)
+		to->reg[__builtin_ctzll(m)] = st->row->reg[__builtin_ctzll(m)];
+	st->saved_cols[st->depth++] = st->cols;
 	return 0;
 }
 
 static int restore_state(struct state *st)
 {
+	const struct cr_row *from;
+	uint64_t m;
+
 	if (st->depth == 0)
 		return -CR_EINVAL;
-	*st->row = st->saved[--st->depth];
+	from = &st->saved[--st->depth];
+	/* Columns given a rule since: CR_SAME again (zeroed, as in a full row). */
+	for (m = st->cols & ~st->saved_cols[st->depth]; m; m &= m - 1)
+		memset(&st->row->reg[__builtin_ctzll(m)], 0, sizeof(struct cr_rule));
+	st->cols = st->saved_cols[st->depth];
+	st->row->cfa = from->cfa;
+	for (m = st->cols; m; m &= m - 1)
+		st->row->reg[__builtin_ctzll(m)] = from->reg[__builtin_ctzll(m)];
 	return 0;
 }
 
@@ -200,11 +228,11 @@ static int cfa_reg_only(struct state *st)
 static int negate_ra_state(struct state *st)
 {
 	struct cr_rule *r = &st->row->reg[RA_SIGN_STATE];
-	int signed_now = r->kind == CR_VAL_OFFSET && r->off == 1;
+	int signed_now = (st->cols >> RA_SIGN_STATE & 1) && r->kind == CR_VAL_OFFSET && r->off == 1;
 
 	if (!st->arch->name || strcmp(st->arch->name, "aarch64") != 0)
 		return -CR_EINVAL;
-	st->set_mask |= 1ull << RA_SIGN_STATE;
+	st->cols |= 1ull << RA_SIGN_STATE;
 	memset(r, 0, sizeof(*r));
 	if (!signed_now) {
 		r->kind = CR_VAL_OFFSET;
@@ -323,9 +351,9 @@ static int extended(struct state *st, struct cr_cursor *c, uint8_t op)
 	return -CR_EINVAL;
 }
 
-/* Run [start, end) until it ends or the location passes st->pc (v: the FDE's view). */
-static int run(const struct cr_mem *m, struct state *st, uint64_t start, uint64_t end,
-	       const struct cr_view *v)
+/* Run [start, end) through a cursor until it ends or the location passes st->pc. */
+static int run_cursor(const struct cr_mem *m, struct state *st, uint64_t start, uint64_t end,
+		      const struct cr_view *v)
 {
 	struct cr_cursor c;
 	uint8_t op;
@@ -363,6 +391,158 @@ static int run(const struct cr_mem *m, struct state *st, uint64_t start, uint64_
 }
 
 /*
+ * A ULEB128 operand of one or two bytes at p, before e: its length (*v its
+ * value), or 0 if it is longer or truncated (the cursor loop decodes it).
+ */
+static inline __attribute__((always_inline)) unsigned uleb2(const uint8_t *p, const uint8_t *e,
+							     uint64_t *v)
+{
+	if (e - p >= 1 && !(p[0] & 0x80)) {
+		*v = p[0];
+		return 1;
+	}
+	if (e - p >= 2 && !(p[1] & 0x80)) {
+		*v = (p[0] & 0x7fu) | (uint64_t)p[1] << 7;
+		return 2;
+	}
+	return 0;
+}
+
+/*
+ * The instructions compilers emit in nearly every CIE and FDE (advance_loc,
+ * advance_loc1/2, offset, restore, undefined, def_cfa, def_cfa_register,
+ * def_cfa_offset, remember_state, restore_state, nop), with ULEB128 operands
+ * of up to two bytes, straight from the bytes [p, p + len) in place.  It
+ * stops before the first instruction that is anything else, has a longer or
+ * truncated operand, or would fail: run_cursor starts there, and nothing of
+ * that instruction is applied here.  Each instruction takes a byte at least,
+ * so the caller bounds the count by len.  0 (*used: the bytes run) or CR_END
+ * (the location passed pc).
+ */
+static int run_bytes(struct state *st, const uint8_t *p, size_t len, size_t *used)
+{
+	const uint8_t *start = p, *e = p + len;
+	uint64_t ca = st->cie->code_align, left = st->pc - st->loc, d, v, w;
+	unsigned n = 0, k, k2;
+	int ret = 0;
+
+	/* Advances in registers: left is how far pc lies ahead.  A code
+	   alignment factor this large (never seen) is left to advance(). */
+	if (ca > UINT32_MAX)
+		goto out;
+	for (; p < e; p++, n++) {
+		uint8_t op = *p;
+
+		switch (op >> 6) {
+		case DW_CFA_advance_loc >> 6:
+			d = (op & 0x3fu) * ca;
+			goto advance;
+		case DW_CFA_offset >> 6:
+			if (!(k = uleb2(p + 1, e, &v)))
+				goto out;
+			set(st, op & 0x3f, CR_OFFSET, fac(st, v));
+			p += k;
+			continue;
+		case DW_CFA_restore >> 6:
+			restore(st, op & 0x3f);
+			continue;
+		}
+		switch (op) {
+		case DW_CFA_nop:
+			continue;
+		case DW_CFA_advance_loc1:
+			if (e - p < 2)
+				goto out;
+			d = *++p * ca;
+			goto advance;
+		case DW_CFA_advance_loc2:
+			if (e - p < 3)
+				goto out;
+			d = (p[1] | (uint64_t)p[2] << 8) * ca;	/* little-endian */
+			p += 2;
+			goto advance;
+		case DW_CFA_undefined:
+			if (!(k = uleb2(p + 1, e, &v)))
+				goto out;
+			set(st, v, CR_UNDEF, 0);
+			p += k;
+			continue;
+		case DW_CFA_def_cfa:
+			if (!(k = uleb2(p + 1, e, &v)) || !(k2 = uleb2(p + 1 + k, e, &w)))
+				goto out;
+			def_cfa(st, v, (int64_t)w);
+			p += k + k2;
+			continue;
+		case DW_CFA_def_cfa_register:
+			if (!(k = uleb2(p + 1, e, &v)) ||
+			    (st->row->cfa.kind != CR_REG && st->row->cfa.kind != CR_UNDEF))
+				goto out;
+			def_cfa(st, v, st->row->cfa.kind == CR_REG ? st->row->cfa.off : 0);
+			p += k;
+			continue;
+		case DW_CFA_def_cfa_offset:
+			if (!(k = uleb2(p + 1, e, &v)) || st->row->cfa.kind != CR_REG)
+				goto out;
+			st->row->cfa.off = (int64_t)v;
+			p += k;
+			continue;
+		case DW_CFA_remember_state:
+			if (st->depth == CR_CFA_STACK)
+				goto out;
+			remember(st);
+			continue;
+		case DW_CFA_restore_state:
+			if (st->depth == 0)
+				goto out;
+			restore_state(st);
+			continue;
+		}
+		goto out;
+advance:	/* d: the advance in bytes (no overflow: ca <= UINT32_MAX) */
+		if (d > left) {
+			ret = CR_END;
+			n++;
+			goto out;
+		}
+		left -= d;
+	}
+out:
+	st->loc = st->pc - left;
+	st->steps += n;
+	*used = (size_t)(p - start);
+	return ret;
+}
+
+/*
+ * Run [start, end) until it ends or the location passes st->pc: from the
+ * bytes in place where they are (v, the FDE's view, or a view of the memory),
+ * then by the cursor from the first instruction run_bytes leaves (v: the
+ * FDE's view).
+ */
+static int run(const struct cr_mem *m, struct state *st, uint64_t start, uint64_t end,
+	       const struct cr_view *v)
+{
+	const uint8_t *p = NULL;
+	size_t used;
+	int ret;
+
+	/* st->steps <= CR_CFA_MAX_INSNS between instructions. */
+	if (end > start && end - start <= CR_CFA_MAX_INSNS - st->steps) {
+		if (v && v->p && v->mem == m && start >= v->lo && end <= v->hi)
+			p = v->p + (start - v->lo);
+		else
+			p = cr_mem_view(m, start, end - start);
+	}
+	if (p) {
+		if ((ret = run_bytes(st, p, end - start, &used)) != 0)
+			return ret;
+		if ((start += used) == end)
+			return 0;
+	}
+	return run_cursor(m, st, start, end, v);
+}
+
+/*
  * The CIE's initial instructions into st->row, and its rules into st->init
  * for DW_CFA_restore (only the columns the CIE set).  For live memory they
  * come from the CIE memo (cache.h) when it has them, and go to it when not.
@@ -385,6 +565,7 @@ static int cie_init(const struct cr_mem *m, struct state *st, const struct cr_fd
 				st->row->reg[ci.col[k]] = st->init[ci.col[k]] = ci.rule[k];
 				st->init_set |= 1ull << ci.col[k];
 			}
+			st->cols = st->init_set;
 			return 0;
 		}
 	}
@@ -394,7 +575,7 @@ static int cie_init(const struct cr_mem *m, struct state *st, const struct cr_fd
 	ret = run(m, st, cie->insns, cie->insns_end, &fde->view);
 	if (ret < 0)
 		return ret;
-	st->init_set = mask = st->set_mask;
+	st->init_set = mask = st->cols;
 	memset(&ci, 0, sizeof(ci));
 	ci.cfa = st->row->cfa;
 	for (k = 0; mask; k++) {
@@ -415,20 +596,25 @@ static int cie_init(const struct cr_mem *m, struct state *st, const struct cr_fd
 	return 0;
 }
 
-int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
-	       uint64_t pc, struct cr_row *row)
+/*
+ * The row at pc into *row, built in place: only its cfa, ra, signal and the
+ * columns in *cols are written (a caller that wants the rest CR_SAME zeroes
+ * them first).  *row is partly written on failure.
+ */
+static int build(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
+		 uint64_t pc, struct cr_row *row, uint64_t *cols)
 {
 	struct state st;
-	struct cr_row r;
 	int ret;
 
 	if (pc < fde->pc_lo || pc >= fde->pc_hi)
 		return -CR_ENOINFO;
-	cr_row_init(&r, a);
-	r.ra = fde->cie.ra;
-	r.signal = fde->cie.signal;
-	st.row = &r;
-	st.set_mask = 0;
+	memset(&row->cfa, 0, sizeof(row->cfa));
+	row->cfa.kind = CR_UNDEF;
+	row->ra = fde->cie.ra;
+	row->signal = fde->cie.signal;
+	st.row = row;
+	st.cols = 0;
 	st.init_set = 0;
 	st.in_cie = 1;
 	st.depth = 0;
@@ -443,6 +629,32 @@ int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_
 	ret = run(m, &st, fde->insns, fde->insns_end, &fde->view);
 	if (ret < 0)
 		return ret;
-	*row = r;	/* CR_END: stopped at pc, the row is complete */
+	*cols = st.cols;	/* CR_END: stopped at pc, the row is complete */
 	return 0;
+}
+
+int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
+	       uint64_t pc, struct cr_row *row)
+{
+	struct cr_row r;
+	uint64_t cols;
+	int ret;
+
+	cr_row_init(&r, a);
+	if ((ret = build(m, a, fde, pc, &r, &cols)) < 0)
+		return ret;
+	*row = r;
+	return 0;
+}
+
+int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
+		       uint64_t pc, struct cr_crow *c)
+{
+	struct cr_row r;
+	uint64_t cols;
+	int ret;
+
+	if ((ret = build(m, a, fde, pc, &r, &cols)) < 0)
+		return ret;
+	return cr_row_compact_cols(&r, cols, a, c);
 }

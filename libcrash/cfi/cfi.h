@@ -85,6 +85,15 @@ int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_
 	       uint64_t pc, struct cr_row *row);
 
 /*
+ * cr_cfa_run, then cr_row_compact of its row into *c: the same result (or
+ * either's error), without resetting and copying a full row (the trace
+ * loop's decode, which keeps only the compact row).  *c is partly written on
+ * failure.  AS-safe; about 6 KiB of stack.
+ */
+int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
+		       uint64_t pc, struct cr_crow *c);
+
+/*
  * [*lo, *hi): the range of the FDE that covers pc in the module of pc (the scan
  * engine's function start where no symbol gives one).  0, -CR_ENOINFO (no
  * module, no tables, no FDE), -CR_EINVAL, -CR_EFAULT.  AS-safe.

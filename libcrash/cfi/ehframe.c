@@ -140,7 +140,7 @@ static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 
 	if (addr < sp->lo || addr >= sp->hi)
 		return -CR_EINVAL;
-	cr_cursor_init(&c, m, addr, sp->hi);
+	cr_cursor_init_fill(&c, m, addr, sp->hi);
 	if ((ret = head(&c, sp->hi, &end, &id_addr, &id)) != 0)
 		return ret < 0 ? ret : -CR_EINVAL;
 	if (id != 0)
@@ -236,8 +236,12 @@ static int fde_body(struct cr_cursor *c, const struct cr_ehsrc *src, struct cr_f
 	return 0;
 }
 
+/*
+ * The FDE at addr into *out, on success only; with pc not NULL, success needs
+ * the FDE to cover *pc (else -CR_ENOINFO: pc in a gap between FDEs).
+ */
 static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
-		     uint64_t addr, struct cr_fde *out)
+		     uint64_t addr, const uint64_t *pc, struct cr_fde *out)
 {
 	struct cr_cursor c;
 	struct cr_fde fde;
@@ -246,7 +250,7 @@ static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 
 	if (addr < sp->lo || addr >= sp->hi)
 		return -CR_EINVAL;
-	cr_cursor_init(&c, m, addr, sp->hi);
+	cr_cursor_init_fill(&c, m, addr, sp->hi);
 	if ((ret = head(&c, sp->hi, &end, &id_addr, &id)) != 0)
 		return ret < 0 ? ret : -CR_EINVAL;	/* the terminator is no FDE */
 	if (id == 0)
@@ -256,6 +260,8 @@ static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 	cr_cursor_limit(&c, end);
 	if ((ret = fde_body(&c, src, &fde)) < 0)
 		return ret;
+	if (pc && (*pc < fde.pc_lo || *pc >= fde.pc_hi))
+		return -CR_ENOINFO;
 	cr_cursor_view(&c, &fde.view);
 	fde.addr = addr;
 	*out = fde;
@@ -274,7 +280,7 @@ int cr_eh_parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t
 {
 	struct span sp = eh_span(src, src->eh_frame);
 
-	return parse_fde(m, src, &sp, addr, fde);
+	return parse_fde(m, src, &sp, addr, NULL, fde);
 }
 
 /*
@@ -314,7 +320,7 @@ static int scan(const struct cr_mem *m, const struct cr_ehsrc *src, const struct
 			if (c.pos > end)
 				return -CR_EINVAL;
 			if (pc >= lo && pc - lo < range)
-				return parse_fde(m, src, sp, start, fde);
+				return parse_fde(m, src, sp, start, NULL, fde);
 		}
 		c.pos = end;
 	}
@@ -325,6 +331,7 @@ static int scan(const struct cr_mem *m, const struct cr_ehsrc *src, const struct
 struct hdr {
 	uint64_t eh_frame;	/* 0: omitted */
 	uint64_t table, count;	/* count 0: no usable table */
+	const uint8_t *at;	/* the table in place, NULL: not (yet) */
 };
 
 static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct hdr *h)
@@ -337,11 +344,19 @@ static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct 
 
 	if (end < src->eh_hdr)
 		return -CR_EINVAL;
+	h->at = NULL;
 	/* What every linker writes (version 1, eh_frame_ptr pcrel|sdata4,
 	   fde_count udata4, the table datarel|sdata4), read in place: the
-	   general decoding below gives the same. */
-	if (end - src->eh_hdr >= 12 && (p = cr_mem_view(m, src->eh_hdr, 12)) != NULL &&
-	    p[0] == 1 && p[1] == (DW_EH_PE_pcrel | DW_EH_PE_sdata4) &&
+	   general decoding below gives the same.  The whole hdr in one view
+	   where its size is known, so that the search needs none of its own. */
+	p = NULL;
+	if (src->eh_hdr_len >= 12 && src->eh_hdr_len <= (uint64_t)CR_VIEW_PAGES * 4096)
+		p = cr_mem_view(m, src->eh_hdr, src->eh_hdr_len);
+	if (p)
+		h->at = p + 12;
+	else if (end - src->eh_hdr >= 12)
+		p = cr_mem_view(m, src->eh_hdr, 12);
+	if (p && p[0] == 1 && p[1] == (DW_EH_PE_pcrel | DW_EH_PE_sdata4) &&
 	    p[2] == DW_EH_PE_udata4 && p[3] == HDR_TABLE_ENC) {
 		int32_t frame;
 		uint32_t count;
@@ -353,6 +368,7 @@ static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct 
 		h->count = count > (end - h->table) / 8 ? 0 : count;
 		return 0;
 	}
+	h->at = NULL;
 	b.data = src->eh_hdr;	/* datarel in the hdr: relative to its start */
 	cr_cursor_init(&c, m, src->eh_hdr, end);
 	version = cr_u8(&c);
@@ -419,7 +435,9 @@ static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 	struct table t = { m, NULL, h->table, src->eh_hdr };
 	unsigned n;
 
-	if (h->count <= (uint64_t)CR_VIEW_PAGES * 4096 / 8)
+	if (h->at)
+		t.at = h->at;	/* the whole hdr is in place: the table lies inside it */
+	else if (h->count <= (uint64_t)CR_VIEW_PAGES * 4096 / 8)
 		t.at = cr_mem_view(m, h->table, h->count * 8);
 	if (entry(&t, 0, &lo_val, NULL) < 0 || entry(&t, b - 1, &hi_val, NULL) < 0)
 		return -CR_EFAULT;
@@ -445,16 +463,10 @@ static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 	return entry(&t, a, &loc, fde_at);
 }
 
-static int covers(const struct cr_fde *f, uint64_t pc)
-{
-	return pc >= f->pc_lo && pc < f->pc_hi;
-}
-
 int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
 	       struct cr_fde *fde)
 {
-	struct hdr h = { 0, 0, 0 };
-	struct cr_fde f;
+	struct hdr h = { 0, 0, 0, NULL };
 	struct span sp;
 	uint64_t at;
 	int ret = -CR_ENOINFO;
@@ -469,19 +481,10 @@ int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
 		ret = search(m, src, &h, pc, &at);
 		if (ret < 0)
 			return ret;
-		if (ret == 0) {
-			if ((ret = parse_fde(m, src, &sp, at, &f)) < 0)
-				return ret;
-			if (!covers(&f, pc))
-				return -CR_ENOINFO;	/* pc in a gap between FDEs */
-			*fde = f;
-			return 0;
-		}
+		if (ret == 0)
+			return parse_fde(m, src, &sp, at, &pc, fde);
 	}
 	if (!sp.lo)
 		return -CR_ENOINFO;	/* no .eh_frame to scan */
-	if ((ret = scan(m, src, &sp, pc, &f)) < 0)
-		return ret;
-	*fde = f;
-	return 0;
+	return scan(m, src, &sp, pc, fde);	/* (writes *fde on success only) */
 }

@@ -70,6 +70,33 @@ int main(void)
 	tap_ok(cr_cache_get(c, mod, &r) == 0 && r.cfa_off == 32, "same pc: replaced");
 	tap_ok(cr_cache_get(a, mod, &r) == 0 && r.cfa_off == 16, "same pc: the other kept");
 
+	/* Rules: a put stores those in use; a shorter row over a longer one,
+	   and both moved between the slots, come back as put. */
+	struct cr_crow r5 = row_of(64), r2 = row_of(80);
+
+	r5.n = 5;
+	r2.n = 2;
+	for (unsigned k = 0; k < 5; k++) {
+		r5.col[k] = (uint8_t)k;
+		r5.kind[k] = CR_OFFSET;
+		r5.off[k] = -8 * (int32_t)(k + 1);
+	}
+	r2.col[0] = 6;
+	r2.col[1] = 16;
+	r2.kind[0] = r2.kind[1] = CR_OFFSET;
+	r2.off[0] = -16;
+	r2.off[1] = -8;
+	cr_cache_put(c, mod, &r5);
+	cr_cache_put(c, mod, &r2);
+	tap_ok(cr_cache_get(c, mod, &r) == 0 && r.n == 2 && r.col[0] == 6 && r.col[1] == 16 &&
+		       r.off[0] == -16 && r.off[1] == -8 && r.cfa_off == 80,
+	       "a row of 2 rules over one of 5: its own rules");
+	cr_cache_put(b, mod, &r5);
+	cr_cache_get(c, mod, &r);
+	cr_cache_put(c, mod, &r);
+	tap_ok(cr_cache_get(b, mod, &r) == 0 && r.n == 5 && r.off[4] == -40 && r.off[0] == -8,
+	       "5 rules moved to the other slot and back");
+
 	cr_cache_put(0x800, mod, &ra);
 	tap_is_i64(cr_cache_get(0x800, mod, &r), -CR_ENOINFO, "never a pc in page 0");
 

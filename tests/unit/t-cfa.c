@@ -463,11 +463,125 @@ static void t_faults(void)
 	tap_is_u64(bad, 0, "fault injection: -CR_EFAULT and no row, or the same row");
 }
 
+/*
+ * The same bytes through the cursor only: a read hook (no view in place), so
+ * run_bytes never runs.
+ */
+static int copy_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	if (addr < m->lo || addr > m->hi || len > m->hi - addr)
+		return -CR_EFAULT;
+	memcpy(dst, m->buf + (addr - m->lo), len);
+	return 0;
+}
+
+/*
+ * Run at pc in place (mem) and by the cursor: the same result and row, byte
+ * for byte; and cr_cfa_run_compact gives what compacting that row gives.
+ */
+static int both_paths(uint64_t pc)
+{
+	struct cr_mem cm = mem;
+	struct cr_row r2;
+	struct cr_crow c1, c2;
+	int r1, ret2;
+
+	cm.read = copy_read;
+	memset(&row, 0xa5, sizeof(row));
+	memset(&r2, 0xa5, sizeof(r2));
+	r1 = cr_cfa_run(&mem, arch, &fde, pc, &row);
+	ret2 = cr_cfa_run(&cm, arch, &fde, pc, &r2);
+	if (r1 != ret2 || memcmp(&row, &r2, sizeof(row)) != 0)
+		return 0;
+	memset(&c1, 0x33, sizeof(c1));
+	memset(&c2, 0x33, sizeof(c2));
+	r1 = r1 < 0 ? r1 : cr_row_compact(&row, arch, &c1);
+	ret2 = cr_cfa_run_compact(&mem, arch, &fde, pc, &c2);
+	return r1 == ret2 && (r1 != 0 || memcmp(&c1, &c2, sizeof(c1)) == 0);
+}
+
+static void t_paths(void)
+{
+	/* Programs that leave the in-place loop (run_bytes) for the cursor
+	   mid-way and come back to the common instructions. */
+	static const struct {
+		const char *name;
+		uint8_t prog[16];
+		size_t len;
+	} progs[] = {
+		{ "two-byte offset operand", { 0x41, 0x0e, 0x10, 0x86, 0x82, 0x01, 0x41, 0x83, 0x03 }, 9 },
+		{ "two-byte def_cfa_offset", { 0x0e, 0x90, 0x01, 0x41, 0x86, 0x02 }, 6 },
+		{ "remember, cursor-only, restore",
+		  { 0x0a, 0x0e, 0x90, 0x01, 0x86, 0x02, 0x41, 0x0b, 0x41, 0x83, 0x03 }, 11 },
+		{ "GCC-shaped", { 0x41, 0x0e, 0x10, 0x86, 0x02, 0x43, 0x0d, 0x06, 0x5c, 0x0a, 0x0c,
+				  0x07, 0x08, 0x41, 0x0b }, 15 },
+		{ "def_cfa_register on no CFA, expression CFA",
+		  { 0x0f, 0x02, 0x77, 0x08, 0x41, 0x0d, 0x06 }, 7 },
+		{ "advance_loc1, args_size, nops", { 0x02, 0x03, 0x2e, 0x10, 0x86, 0x02, 0x00, 0x00 }, 8 },
+		{ "restore_state on an empty stack after common ones", { 0x86, 0x02, 0x41, 0x0b }, 4 },
+		{ "remember past the stack", { 0x0a, 0x0a, 0x0a, 0x0a, 0x41, 0x0a }, 6 },
+		{ "two-byte operands everywhere", { 0x0c, 0x87, 0x01, 0x90, 0x01, 0x41, 0x0d, 0x86,
+						    0x01, 0x41, 0x87, 0x80, 0x01, 0x07, 0x90, 0x01 }, 16 },
+		{ "three-byte operands", { 0x0e, 0x80, 0x80, 0x01, 0x41, 0x86, 0x80, 0x80, 0x01,
+					   0x07, 0x80, 0x80, 0x00 }, 13 },
+		{ "advance_loc2, undefined", { 0x03, 0x02, 0x00, 0x07, 0x10, 0x41, 0x07, 0xa0, 0x00 }, 9 },
+	};
+	unsigned bad = 0, runs = 0;
+
+	tap_ok(runf(progs[0].prog, progs[0].len, LO + 1) == 0 && cfa_is(7, 16) &&
+		       rule(6, CR_OFFSET, -8 * 130) && rule(3, CR_SAME, 0),
+	       "a two-byte offset operand: the cursor takes over");
+	tap_ok(rerun(LO + 2) == 0 && rule(3, CR_OFFSET, -24), "... and the common ones after it");
+	tap_ok(runf(progs[1].prog, progs[1].len, LO + 1) == 0 && cfa_is(7, 144) &&
+		       rule(6, CR_OFFSET, -16),
+	       "def_cfa_offset 144 (a two-byte operand)");
+	tap_ok(runf(progs[2].prog, progs[2].len, LO + 1) == 0 && cfa_is(7, 8) &&
+		       rule(6, CR_SAME, 0),
+	       "remember in place, restore_state after a cursor-only instruction");
+	tap_ok(rerun(LO + 2) == 0 && cfa_is(7, 8) && rule(6, CR_SAME, 0) &&
+		       rule(3, CR_OFFSET, -24),
+	       "... and a rule after it");
+	tap_ok(runf(progs[8].prog, progs[8].len, LO) == 0 && cfa_is(135, 144) &&
+		       rule(16, CR_OFFSET, -8),
+	       "def_cfa with two-byte operands");
+	tap_ok(rerun(LO + 1) == 0 && cfa_is(134, 144), "def_cfa_register with a two-byte operand");
+	tap_ok(rerun(LO + 2) == 0 && cfa_is(134, 144) && rule(7, CR_OFFSET, -8 * 128) &&
+		       rule(16, CR_OFFSET, -8),
+	       "offset with a two-byte operand; undefined of column 144: ignored");
+	tap_ok(runf(progs[9].prog, progs[9].len, LO + 1) == 0 && cfa_is(7, 16384) &&
+		       rule(6, CR_OFFSET, -8 * 16384) && rule(0, CR_UNDEF, 0),
+	       "three-byte operands: by the cursor");
+	tap_ok(runf(progs[10].prog, progs[10].len, LO + 1) == 0 && rule(16, CR_OFFSET, -8),
+	       "advance_loc2: before");
+	tap_ok(rerun(LO + 2) == 0 && rule(16, CR_UNDEF, 0) && rule(32, CR_SAME, 0),
+	       "advance_loc2: at; undefined rip");
+	tap_ok(rerun(LO + 3) == 0 && rule(32, CR_UNDEF, 0), "undefined with a two-byte operand");
+	tap_ok(runf(B(0x0a, 0x86, 0x02, 0x0e, 0x20, 0x0b), LO) == 0 && cfa_is(7, 8) &&
+		       rule(6, CR_SAME, 0) && rule(16, CR_OFFSET, -8),
+	       "restore_state: a column given a rule since remember is same_value again");
+	for (size_t i = 0; i < CR_ARRAY_SIZE(progs); i++) {
+		for (size_t len = 0; len <= progs[i].len; len++) {
+			setup(std_cie, sizeof(std_cie), progs[i].prog, len);
+			for (uint64_t pc = LO; pc < LO + 8; pc++, runs++)
+				bad += !both_paths(pc);
+		}
+	}
+	/* The CIE's program in place too, and a CIE that remembers. */
+	setup(B(0x0c, 0x07, 0x08, 0x90, 0x01, 0x0a, 0x0e, 0x90, 0x01), B(0x41, 0x0b));
+	for (uint64_t pc = LO; pc < LO + 3; pc++, runs++)
+		bad += !both_paths(pc);
+	printf("# %u runs\n", runs);
+	tap_is_u64(bad, 0, "in place and by the cursor: the same result and row, every prefix");
+}
+
 /* Real compiler output: every FDE of every loaded object, at three pcs. */
 struct objs {
 	const struct cr_arch *arch;
 	unsigned fdes, runs, bad;
 	unsigned memo_runs, memo_bad;	/* the CIE memo: the same row, cold and warm */
+	unsigned view_bad;		/* in place (cr_mem_fast) against the cursor */
+	unsigned compact_runs, compact_bad;	/* cr_cfa_run_compact against the full row's */
+	struct cr_mem_fast fast;
 };
 
 static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
@@ -519,6 +633,30 @@ static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
 					printf("#   %s fde %#" PRIx64 " pc %#" PRIx64 ": %d\n",
 					       info->dlpi_name, f.addr, pcs[k], ret);
 			}
+			/* Read in place (the trace loop's memory: cr_mem_view
+			   proves the pages), the same row as by the cursor. */
+			if (!ret) {
+				struct cr_row rv;
+
+				memset(&rv, 0x5a, sizeof(rv));
+				if (cr_cfa_run(&o->fast.m, o->arch, &f, pcs[k], &rv) != 0 ||
+				    memcmp(&rv, &r, sizeof(r)) != 0)
+					o->view_bad++;
+			}
+			/* The compact row built without the full one: the same as
+			   compacting the full row (both start from one pattern). */
+			if (!ret) {
+				struct cr_crow c1, c2;
+				int r1, r2;
+
+				memset(&c1, 0x33, sizeof(c1));
+				memset(&c2, 0x33, sizeof(c2));
+				r1 = cr_row_compact(&r, o->arch, &c1);
+				r2 = cr_cfa_run_compact(&o->fast.m, o->arch, &f, pcs[k], &c2);
+				o->compact_runs += r1 == 0;
+				if (r1 != r2 || (r1 == 0 && memcmp(&c1, &c2, sizeof(c1)) != 0))
+					o->compact_bad++;
+			}
 			/* With the CIE memo (live memory: cfi.c sets the key), the
 			   first run fills it, the second takes the CIE's rules from
 			   it: both give this row, byte for byte. */
@@ -541,12 +679,13 @@ static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
 static void t_real(void)
 {
 #if defined(__x86_64__)
-	struct objs o = { &test_arch, 0, 0, 0, 0, 0 };
+	struct objs o = { .arch = &test_arch };
 #elif defined(__aarch64__)
-	struct objs o = { &test_a64, 0, 0, 0, 0, 0 };
+	struct objs o = { .arch = &test_a64 };
 #else
-	struct objs o = { NULL, 0, 0, 0, 0, 0 };
+	struct objs o = { .arch = NULL };
 #endif
+	cr_mem_fast_init(&o.fast);
 	if (!o.arch) {
 		tap_ok(1, "# SKIP real FDEs: no test arch for this host");
 		return;
@@ -558,6 +697,11 @@ static void t_real(void)
 	printf("# the CIE memo: %u runs\n", o.memo_runs);
 	tap_ok(o.memo_runs > 200, "the CIE memo: real rows run cold and warm");
 	tap_is_u64(o.memo_bad, 0, "the CIE memo: every real row the same, cold and warm");
+	tap_is_u64(o.view_bad, 0, "every real row the same read in place and by the cursor");
+	printf("# compact rows: %u\n", o.compact_runs);
+	tap_ok(o.compact_runs > 200, "real rows compacted");
+	tap_is_u64(o.compact_bad, 0,
+		   "cr_cfa_run_compact: every real row as cr_cfa_run + cr_row_compact");
 }
 
 int main(void)
@@ -568,6 +712,7 @@ int main(void)
 	t_cfa_rules();
 	t_state();
 	t_gnu_and_unknown();
+	t_paths();
 	t_bounds();
 	t_gcc_shaped();
 	t_faults();

@@ -284,6 +284,41 @@ static void t_encptr_indirect(void)
 	tap_ok(v == 0 && c->err == 0, "omit on an empty cursor");
 }
 
+/* cr_cursor_init_fill, and the pointers cr_encptr reads inline from the window. */
+static void t_fill_inline(void)
+{
+	static const uint8_t b[] = { 0xaa, 0xbb, 0xf0, 0xff, 0xff, 0xff, 0x10, 0x00, 0x00, 0x80 };
+	struct cr_cursor c;
+	uint64_t v;
+
+	cr_mem_buffer(&mem, BASE, b, sizeof(b));
+	cr_cursor_init_fill(&c, &mem, BASE + 2, BASE + sizeof(b));
+	tap_ok(c.wp == b + 2 && c.win_lo == BASE + 2 && c.win_hi == BASE + sizeof(b),
+	       "init_fill: the window in place before the first read");
+	v = cr_encptr(&c, DW_EH_PE_pcrel | DW_EH_PE_sdata4, NULL);
+	tap_ok(v == BASE + 2 - 16 && c.pos == BASE + 6 && c.err == 0,
+	       "pcrel|sdata4 inline: field address - 16");
+	v = cr_encptr(&c, DW_EH_PE_sdata4, NULL);
+	tap_ok(v == (uint64_t)(int64_t)(int32_t)0x80000010u && c.pos == BASE + 10 && c.err == 0,
+	       "sdata4 inline: sign-extended");
+	tap_ok(cr_encptr(&c, DW_EH_PE_sdata4, NULL) == 0 && c.err == -CR_ERANGE &&
+		       c.pos == BASE + 10,
+	       "sdata4 at the end: 0, -CR_ERANGE");
+	tap_ok(cr_encptr(&c, DW_EH_PE_pcrel | DW_EH_PE_sdata4, NULL) == 0 && c.pos == BASE + 10,
+	       "after an error: 0, pos kept");
+	cr_cursor_init_fill(&c, &mem, BASE + 2, BASE + 5);
+	tap_ok(cr_encptr(&c, DW_EH_PE_pcrel | DW_EH_PE_sdata4, NULL) == 0 &&
+		       c.err == -CR_ERANGE && c.pos == BASE + 2,
+	       "3 bytes left in the window: 0, -CR_ERANGE");
+	cr_cursor_init_fill(&c, &mem, BASE + 2, BASE + sizeof(b));
+	cr_u8(&c);
+	tap_ok(cr_encptr(&c, DW_EH_PE_udata4, NULL) == 0x10ffffff && c.pos == BASE + 7,
+	       "udata4: out of line, same window");
+	cr_cursor_init_fill(&c, &mem, BASE + 4, BASE + 4);
+	tap_ok(c.win_hi == c.win_lo && cr_u8(&c) == 0 && c.err == -CR_ERANGE,
+	       "init_fill on an empty cursor: no window, reads fail");
+}
+
 /* A cr_mem that counts reads, over a buffer. */
 static unsigned nreads;
 
@@ -294,6 +329,21 @@ static int counting_read(const struct cr_mem *m, uint64_t addr, void *dst, size_
 		return -CR_EFAULT;
 	memcpy(dst, m->buf + (addr - m->lo), len);
 	return 0;
+}
+
+static void t_fill_copy(void)
+{
+	static const uint8_t b[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct cr_cursor c;
+
+	cr_mem_buffer(&mem, BASE, b, sizeof(b));
+	mem.read = counting_read;	/* a hook of its own: no view in place */
+	nreads = 0;
+	cr_cursor_init_fill(&c, &mem, BASE, BASE + sizeof(b));
+	tap_ok(nreads == 0 && c.win_hi == c.win_lo, "init_fill without a view: nothing read");
+	tap_ok(cr_u32(&c) == 0x04030201 && nreads == 1 && c.wp == c.win,
+	       "... the first read copies the window");
+	cr_mem_buffer(&mem, BASE, b, sizeof(b));
 }
 
 static void t_window(void)
@@ -520,6 +570,8 @@ int main(void)
 	t_encptr_formats();
 	t_encptr_apps();
 	t_encptr_indirect();
+	t_fill_inline();
+	t_fill_copy();
 	t_window();
 	t_faults();
 	t_in_place();

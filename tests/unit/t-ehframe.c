@@ -245,6 +245,14 @@ static void t_standard(void)
 	build(sorted, 0x3b, DW_EH_PE_udata4);
 	use_image(1, HDR_LEN);
 	lookups("bsearch");
+	{
+		struct cr_fde poison;
+
+		memset(&poison, 0xa5, sizeof(poison));
+		tap_ok(find(TEXT + 0x180, &f) == -CR_ENOINFO &&
+			       memcmp(&f, &poison, sizeof(f)) == 0,
+		       "a pc in the gap: the FDE before it is not written out");
+	}
 	tap_ok(find(TEXT + 0x210 - 1, &f) == 0, "fn 2 found for details");
 	tap_is_u64(f.cie.version, 1, "cie version");
 	tap_is_u64(f.cie.code_align, 1, "cie code_align");
@@ -309,6 +317,9 @@ static void t_hdr_variants(void)
 	build(sorted, 0x3b, DW_EH_PE_udata4);
 	use_image(1, 0);
 	lookups("hdr length unknown");
+	/* The whole hdr in one view, else its first 12 bytes and the table's own. */
+	use_image(1, n + 64);
+	lookups("hdr length past the readable memory");
 
 	build(sorted, 0x3b, DW_EH_PE_udata4);
 	img[0] = 2;
