@@ -62,6 +62,10 @@ row "naive frame-pointer walk (floor)" "CRASH_DISABLE=1" "$BT" naive
 echo
 echo "## Crash latency and start-up cost (whole process, 40 paired runs, ms)"
 echo
+# Wall times move with the machine's load (other jobs, a CI run beside
+# this one): say what it was, so that runs are compared like with like.
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
 echo "| what | with | without | median paired difference |"
 echo "|---|---|---|---|"
 out=$(mktemp)
