@@ -17,6 +17,7 @@
 #include "crash-int.h"
 #include "module.h"
 #include "options.h"
+#include "str.h"
 
 struct cr_config cr_cfg = {
 	.fd = 2,
@@ -159,8 +160,8 @@ int crash_install(const struct crash_options *opts)
 
 		cr_opt_from_env(&env, path_buf, sizeof(path_buf));
 		opts = &env;
-		cr_cfg.selftest_fault = t && strcmp(t, "1") == 0;
-		cr_cache_enabled = !(c && strcmp(c, "0") == 0);	/* benchmarks of the cache */
+		cr_cfg.selftest_fault = t && cr_strcmp(t, "1") == 0;
+		cr_cache_enabled = !(c && cr_strcmp(c, "0") == 0);	/* benchmarks of the cache */
 	}
 	if ((ret = validate(opts)) < 0)
 		goto out;

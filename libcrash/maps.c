@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "maps.h"
+#include "str.h"
 
 /*
  * A parser that is fed chunks: whole lines are parsed where they lie; only a
@@ -62,7 +63,7 @@ static void parse_line(struct cr_maps *t, const char *s, const char *end)
 	}
 	while (s < end && *s == ' ')
 		s++;
-	if (end - s >= 7 && memcmp(s, "[stack]", 7) == 0)
+	if (end - s >= 7 && cr_memeq(s, "[stack]", 7))
 		m.flags |= CR_MAP_STACK;
 	if (t->n == CR_MAPS_MAX) {
 		t->truncated = 1;

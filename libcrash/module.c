@@ -7,6 +7,7 @@
 #include "config.h"
 #include "elfmem.h"
 #include "module.h"
+#include "str.h"
 
 /*
  * Install-time table.  Written only by cr_modules_snapshot() (under the
@@ -75,7 +76,7 @@ int cr_module_from_phdrs(const struct cr_mem *m, uint64_t bias, uint64_t phdr, u
 
 static void copy_path(char *dst, size_t cap, const char *src)
 {
-	size_t n = strlen(src);
+	size_t n = cr_strlen(src);
 
 	if (n >= cap)
 		n = cap - 1;

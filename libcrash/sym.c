@@ -8,6 +8,7 @@
 #include "elfmem.h"
 #include "out.h"
 #include "sym.h"
+#include "str.h"
 
 #define SYM_CHUNK 64		/* symbols read per pread/cr_read, stack buffer */
 #define SYM_BIG 640		/* with the shared buffer (15 KiB: 4 pages, each a fault the first time) */
@@ -308,7 +309,7 @@ static int same_file(int fd, const Elf64_Ehdr *eh, const struct cr_module *mod)
 		cr_mem_buffer(&mem, 0, note, ph.p_filesz);
 		unsigned n = cr_elf_note_build_id(&mem, 0, ph.p_filesz, id, sizeof(id));
 		if (n)
-			return n == mod->build_id_len && memcmp(id, mod->build_id, n) == 0;
+			return n == mod->build_id_len && cr_memeq(id, mod->build_id, n);
 	}
 	return 0;
 }
@@ -367,7 +368,7 @@ static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile 
 	unsigned have = 0, base = 0;
 	int ret = -CR_ENOINFO, big;
 
-	if (pread_all(fd, &eh, sizeof(eh), 0) < 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	if (pread_all(fd, &eh, sizeof(eh), 0) < 0 || !cr_memeq(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
 	    !same_file(fd, &eh, mod))
 		return -CR_ENOINFO;
