@@ -3,12 +3,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "elfmem.h"
 #include "out.h"
 #include "sym.h"
 #include "str.h"
+#include "sys.h"
 
 #define SYM_CHUNK 64		/* symbols read per pread/cr_read, stack buffer */
 #define SYM_BIG 640		/* with the shared buffer (15 KiB: 4 pages, each a fault the first time) */
@@ -268,9 +268,9 @@ static int pread_all(int fd, void *buf, size_t len, uint64_t off)
 	uint8_t *p = buf;
 
 	for (int i = 0; len && i < 64; i++) {
-		ssize_t r = pread(fd, p, len, (off_t)off);
+		long r = cr_sys_pread(fd, p, len, off);
 
-		if (r < 0 && errno == EINTR)
+		if (r == -EINTR)
 			continue;
 		if (r <= 0)
 			return -CR_EFAULT;
@@ -477,14 +477,14 @@ static void symtab_load(struct cr_symfile *sf)
 /* Open path into sf if it is the module's file and has a .symtab.  0 or -CR_ENOINFO. */
 static int symtab_open(const char *path, const struct cr_module *mod, struct cr_symfile *sf)
 {
-	sf->fd = open(path, O_RDONLY | O_CLOEXEC);
+	sf->fd = cr_sys_open(path, O_RDONLY | O_CLOEXEC, 0);
 	if (sf->fd < 0)
 		return -CR_ENOINFO;
 	if (symtab_layout(sf->fd, mod, sf) == 0) {
 		symtab_load(sf);
 		return 0;
 	}
-	close(sf->fd);
+	cr_sys_close(sf->fd);
 	sf->fd = -1;
 	return -CR_ENOINFO;
 }
@@ -519,7 +519,7 @@ void cr_symfile_close(struct cr_symfile *sf)
 	struct cr_symfiles *owner = sf->owner;
 
 	if (sf->fd >= 0)
-		close(sf->fd);
+		cr_sys_close(sf->fd);
 	cr_symfile_init(sf);
 	sf->owner = owner;
 }
@@ -528,7 +528,7 @@ int cr_sym_symtab_memo(const struct cr_module *mod, uint64_t pc, struct cr_symfi
 		       struct cr_sym *out)
 {
 	char dbg[128];
-	int saved = errno, ret = -CR_ENOINFO;
+	int ret = -CR_ENOINFO;
 
 	if (!sf->mod_lo || sf->mod_lo != mod->lo || sf->mod_bias != mod->bias) {
 		/*
@@ -550,7 +550,6 @@ int cr_sym_symtab_memo(const struct cr_module *mod, uint64_t pc, struct cr_symfi
 	}
 	if (sf->fd >= 0)
 		ret = symtab_lookup(sf, mod, pc, out);
-	errno = saved;
 	return ret;
 }
 
