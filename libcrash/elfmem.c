@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-#include <string.h>
-
 #include "elfmem.h"
+#include "str.h"
 
 int cr_elf_mem_phdrs(const struct cr_mem *m, uint64_t base, uint64_t *phdr, unsigned *phnum)
 {
@@ -9,7 +8,7 @@ int cr_elf_mem_phdrs(const struct cr_mem *m, uint64_t base, uint64_t *phdr, unsi
 
 	if (cr_read(m, base, &eh, sizeof(eh)) < 0)
 		return -CR_EFAULT;
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	if (!cr_memeq(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0 || eh.e_phnum == 0xffff)
 		return -CR_EINVAL;
 	*phdr = base + eh.e_phoff;
@@ -36,7 +35,7 @@ unsigned cr_elf_note_build_id(const struct cr_mem *m, uint64_t addr, uint64_t le
 		if (next > end || next <= addr)
 			return 0;
 		if (nh[2] == NT_GNU_BUILD_ID && nh[0] == 4 && nh[1] > 0 && nh[1] <= cap &&
-		    cr_read(m, name_at, name, 4) == 0 && memcmp(name, "GNU", 4) == 0 &&
+		    cr_read(m, name_at, name, 4) == 0 && cr_memeq(name, "GNU", 4) &&
 		    cr_read(m, desc_at, id, nh[1]) == 0)
 			return nh[1];
 		addr = next;

@@ -4,16 +4,14 @@
  * Between the signal and the re-raise: no malloc, stdio or locks; every
  * memory read through cr_mem; every loop bounded.
  */
-#include <errno.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
-#include <unistd.h>
+#include <ucontext.h>
 
 #include "context.h"
 #include "crash-int.h"
 #include "report.h"
+#include "sys.h"
 
 /* tid of the thread that is reporting, 0 if none. */
 static volatile int crash_owner;
@@ -23,18 +21,12 @@ static struct cr_out crash_out;
 
 #define WAIT_MS 30000	/* how long another crashing thread waits for the report */
 
-static int gettid_(void)
-{
-	return (int)syscall(SYS_gettid);
-}
-
 static void set_default(int sig)
 {
 	struct sigaction sa;
 
-	memset(&sa, 0, sizeof(sa));
+	memset(&sa, 0, sizeof(sa));	/* an empty sa_mask: glibc's sigemptyset() clears it so */
 	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
 	sigaction(sig, &sa, NULL);
 }
 
@@ -42,22 +34,25 @@ static void set_default(int sig)
 static void reraise(int sig, void *ucv, int now)
 {
 	ucontext_t *uc = ucv;
-	sigset_t set;
+	uint64_t set = CR_SIGBIT(sig), mask;
 
 	set_default(sig);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
 	if (now) {
-		sigprocmask(SIG_UNBLOCK, &set, NULL);
-		syscall(SYS_tgkill, getpid(), gettid_(), sig);
+		cr_sys_sigprocmask(SIG_UNBLOCK, &set, NULL);
+		cr_sys_tgkill(cr_sys_getpid(), cr_sys_gettid(), sig);
 		return;
 	}
 	/* Pending now, delivered in the interrupted context after sigreturn, so
 	   the core shows that context and not this handler. */
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	if (uc)
-		sigdelset(&uc->uc_sigmask, sig);
-	syscall(SYS_tgkill, getpid(), gettid_(), sig);
+	cr_sys_sigprocmask(SIG_BLOCK, &set, NULL);
+	if (uc) {
+		/* The mask sigreturn restores: the kernel's sigset leads uc_sigmask
+		   (kernel uapi struct ucontext; glibc's sigset_t only adds room). */
+		memcpy(&mask, &uc->uc_sigmask, sizeof(mask));
+		mask &= ~set;
+		memcpy(&uc->uc_sigmask, &mask, sizeof(mask));
+	}
+	cr_sys_tgkill(cr_sys_getpid(), cr_sys_gettid(), sig);
 }
 
 /* A hardware fault that repeats when the instruction is executed again. */
@@ -131,7 +126,7 @@ static int wait_turn(int tid)
 		if (__atomic_compare_exchange_n(&crash_owner, &free_, tid, 0, __ATOMIC_ACQUIRE,
 						__ATOMIC_RELAXED))
 			return 1;
-		nanosleep(&ms, NULL);
+		cr_sys_nanosleep(&ms, NULL);
 	}
 	return 0;
 }
@@ -159,9 +154,14 @@ static void report(int sig, siginfo_t *si, void *uc)
 		*(volatile int *)(uintptr_t)cr_cfg.selftest_fault = 0;	/* address 1: faults */
 }
 
+/*
+ * errno is not saved: nothing here writes it.  System calls are made raw
+ * (sys.h); glibc's sigaction() writes errno only when it fails, which it
+ * cannot for a signal we caught; _dl_find_object() does not touch it.
+ */
 void cr_handler(int sig, siginfo_t *si, void *uc)
 {
-	int saved = errno, tid = gettid_(), owner = 0;
+	int tid = cr_sys_gettid(), owner = 0;
 
 	if (!__atomic_compare_exchange_n(&crash_owner, &owner, tid, 0, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED)) {
@@ -175,7 +175,6 @@ void cr_handler(int sig, siginfo_t *si, void *uc)
 				set_default(sig);
 			else
 				reraise(sig, uc, 0);
-			errno = saved;
 			return;
 		}
 	}
@@ -183,5 +182,4 @@ void cr_handler(int sig, siginfo_t *si, void *uc)
 	report(sig, si, uc);
 	first_sig = 0;
 	chain(sig, si, uc);
-	errno = saved;
 }

@@ -11,12 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "cfi/cache.h"
 #include "crash-int.h"
 #include "module.h"
 #include "options.h"
+#include "str.h"
+#include "sys.h"
 
 struct cr_config cr_cfg = {
 	.fd = 2,
@@ -49,60 +50,57 @@ _Static_assert(sizeof(sigset_t) >= sizeof(uint64_t), "sigset_t holds signals 1-6
 int crash_thread_init(void)
 {
 	stack_t cur, ss;
+	long r;
 	void *p;
+	int ret;
 
-	if (sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE))
+	if (cr_sys_sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE))
 		return 0;	/* the thread has one (the application's or ours) */
 	/* A guard below: an overflow of the alternate stack faults cleanly. */
-	p = mmap(NULL, ALT_GUARD + ALT_SIZE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	if (mprotect(p, ALT_GUARD, PROT_NONE) < 0) {
-		munmap(p, ALT_GUARD + ALT_SIZE);
-		return -errno;
-	}
+	r = cr_sys_mmap(NULL, ALT_GUARD + ALT_SIZE, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (cr_sys_failed(r))
+		return (int)r;
+	p = (void *)r;
+	if ((ret = cr_sys_mprotect(p, ALT_GUARD, PROT_NONE)) < 0)
+		goto unmap;
 	ss.ss_sp = (char *)p + ALT_GUARD;
 	ss.ss_size = ALT_SIZE;
 	ss.ss_flags = 0;
-	if (sigaltstack(&ss, NULL) < 0) {
-		int e = errno;
-
-		munmap(p, ALT_GUARD + ALT_SIZE);
-		return -e;
-	}
+	if ((ret = cr_sys_sigaltstack(&ss, NULL)) < 0)
+		goto unmap;
 	return 0;
+unmap:
+	cr_sys_munmap(p, ALT_GUARD + ALT_SIZE);
+	return ret;
 }
 
 static int open_output(const struct crash_options *o)
 {
-	int fd;
-
 	if (o->fd >= 0)
 		return o->fd;
 	if (!o->path)
 		return 2;
-	fd = open(o->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	return fd < 0 ? -errno : fd;
+	return cr_sys_open(o->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 }
-
 
 static int set_handlers(unsigned long long sigs)
 {
 	struct sigaction sa;
 
-	memset(&sa, 0, sizeof(sa));
+	memset(&sa, 0, sizeof(sa));	/* an empty sa_mask, as sigemptyset() makes it */
 	sa.sa_sigaction = cr_handler;
 	/* SA_NODEFER: a fault inside the handler re-enters it and is caught as such. */
 	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
 	for (int sig = 1; sig < 64; sig++) {	/* a 64-bit mask: signals 1-63 */
 		if (!(sigs & CRASH_SIGMASK(sig)))
 			continue;
 		struct sigaction old;
 
+		/* sigaction(2) ERRORS: EFAULT (not with these pointers) or EINVAL
+		   (a signal that cannot be caught, or glibc's own): no errno to read. */
 		if (sigaction(sig, &sa, &old) < 0)
-			return -errno;
+			return -EINVAL;
 		if (!(cr_prev_saved & CRASH_SIGMASK(sig)) && old.sa_sigaction != cr_handler) {
 			cr_prev[sig].handler = old.sa_handler;
 			cr_prev[sig].action = old.sa_sigaction;
@@ -127,7 +125,7 @@ static void restore(unsigned long long sigs)
 			sa.sa_sigaction = cr_prev[sig].action;
 		else
 			sa.sa_handler = cr_prev[sig].handler;
-		sigemptyset(&sa.sa_mask);
+		/* The saved 64 signals; the rest of sa_mask stays empty (memset). */
 		memcpy(&sa.sa_mask, &cr_prev[sig].mask, sizeof(cr_prev[sig].mask));
 		sa.sa_flags = cr_prev[sig].flags;
 		sigaction(sig, &sa, NULL);
@@ -159,8 +157,8 @@ int crash_install(const struct crash_options *opts)
 
 		cr_opt_from_env(&env, path_buf, sizeof(path_buf));
 		opts = &env;
-		cr_cfg.selftest_fault = t && strcmp(t, "1") == 0;
-		cr_cache_enabled = !(c && strcmp(c, "0") == 0);	/* benchmarks of the cache */
+		cr_cfg.selftest_fault = t && cr_strcmp(t, "1") == 0;
+		cr_cache_enabled = !(c && cr_strcmp(c, "0") == 0);	/* benchmarks of the cache */
 	}
 	if ((ret = validate(opts)) < 0)
 		goto out;
@@ -172,7 +170,7 @@ int crash_install(const struct crash_options *opts)
 		goto out;
 	cr_modules_snapshot();
 	if (opened_fd >= 0 && opened_fd != fd)
-		close(opened_fd);
+		cr_sys_close(opened_fd);
 	opened_fd = (opts->fd < 0 && opts->path) ? fd : -1;
 	cr_cfg.fd = fd;
 	cr_cfg.engine = opts->engine;

@@ -2,10 +2,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "maps.h"
+#include "str.h"
+#include "sys.h"
 
 /*
  * A parser that is fed chunks: whole lines are parsed where they lie; only a
@@ -62,7 +62,7 @@ static void parse_line(struct cr_maps *t, const char *s, const char *end)
 	}
 	while (s < end && *s == ' ')
 		s++;
-	if (end - s >= 7 && memcmp(s, "[stack]", 7) == 0)
+	if (end - s >= 7 && cr_memeq(s, "[stack]", 7))
 		m.flags |= CR_MAP_STACK;
 	if (t->n == CR_MAPS_MAX) {
 		t->truncated = 1;
@@ -135,7 +135,7 @@ static int load_fd(struct cr_maps *t, int fd)
 	char small[256], *buf = small;
 	size_t cap = sizeof(small);
 	int big = __atomic_exchange_n(&page_busy, 1, __ATOMIC_ACQUIRE) == 0;
-	ssize_t r;
+	long r;
 
 	if (big) {
 		buf = page_buf;
@@ -146,8 +146,8 @@ static int load_fd(struct cr_maps *t, int fd)
 	t->query = 0;
 	/* Bounded: at most 256 MiB of text (far more than CR_MAPS_MAX lines). */
 	for (int i = 0; i < 1 << 20; i++) {
-		r = read(fd, buf, cap);
-		if (r < 0 && errno == EINTR)
+		r = cr_sys_read(fd, buf, cap);
+		if (r == -EINTR)
 			continue;
 		if (r <= 0)
 			break;
@@ -183,20 +183,15 @@ _Static_assert(CR_MAP_R == 1 && CR_MAP_W == 2 && CR_MAP_X == 4, "the kernel's bi
 static int query(int fd, uint64_t addr, int next, struct cr_map *out)
 {
 	struct cr_procmap_query q;
-	int saved = errno, e;
-	long r;
+	int r;
 
 	memset(&q, 0, sizeof(q));
 	q.size = sizeof(q);
 	q.query_flags = next ? CR_PQ_COVERING_OR_NEXT : 0;
 	q.query_addr = addr;
-	/* syscall(): the same system call as ioctl(), without another libc entry
-	   point to vet for async-signal-safety (tests/abi). */
-	r = syscall(SYS_ioctl, fd, CR_PROCMAP_QUERY, &q);
-	e = errno;
-	errno = saved;
+	r = cr_sys_ioctl(fd, CR_PROCMAP_QUERY, &q);
 	if (r != 0)
-		return e == ENOENT ? -1 : -2;
+		return r == -ENOENT ? -1 : -2;
 	if (q.vma_end <= q.vma_start || (!next && (addr < q.vma_start || addr >= q.vma_end)))
 		return -2;
 	out->lo = q.vma_start;
@@ -209,28 +204,23 @@ static int query(int fd, uint64_t addr, int next, struct cr_map *out)
 static int maps_open(struct cr_maps *t, int try_query)
 {
 	struct cr_map m;
-	int fd, saved = errno, ret;
+	int fd, ret;
 
 	t->n = 0;
 	t->truncated = 0;
 	t->query = 0;
-	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		errno = saved;
-		return ret;
-	}
+	fd = cr_sys_open("/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		return fd;
 	/* Query mode if the kernel answers for this very code: executable. */
 	if (try_query && query(fd, (uintptr_t)&maps_open, 0, &m) == 0 && (m.flags & CR_MAP_X)) {
 		t->query = 1;
 		t->qfd = fd;
 		t->m[t->n++] = m;
-		errno = saved;
 		return 1;
 	}
 	ret = load_fd(t, fd);
-	close(fd);
-	errno = saved;
+	cr_sys_close(fd);
 	return ret;
 }
 
@@ -247,7 +237,7 @@ int cr_maps_open(struct cr_maps *t)
 void cr_maps_close(struct cr_maps *t)
 {
 	if (t->query)
-		close(t->qfd);
+		cr_sys_close(t->qfd);
 	t->query = 0;
 }
 
@@ -289,12 +279,9 @@ static const struct cr_map *find(const struct cr_maps *t, uint64_t addr)
 /* Query mode, the kernel did not answer: the text from here on. */
 static void to_text(struct cr_maps *t)
 {
-	int saved = errno;
-
-	close(t->qfd);
+	cr_sys_close(t->qfd);
 	if (cr_maps_load(t) < 0)	/* ends query mode either way */
 		t->n = 0;
-	errno = saved;
 }
 
 const struct cr_map *cr_maps_find(struct cr_maps *t, uint64_t addr)

@@ -3,14 +3,11 @@
  * The safe reader.  The kernel validates the source range for us: a bad
  * address is an EFAULT from a system call, never a SIGSEGV in the handler.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
-#include <unistd.h>
 
 #include "mem.h"
+#include "sys.h"
 
 enum { MEM_VMREADV = 1, MEM_PIPE = 2 };
 
@@ -24,15 +21,15 @@ static int probe_claimed;	/* a thread has taken on making the shared pipe */
 static int read_vm_pid(long pid, uint64_t addr, void *dst, size_t len)
 {
 	struct iovec local = { dst, len }, remote = { (void *)(uintptr_t)addr, len };
-	ssize_t n = syscall(SYS_process_vm_readv, pid, &local, 1UL, &remote, 1UL, 0UL);
+	long n = cr_sys_process_vm_readv((int)pid, &local, 1, &remote, 1);
 
-	return n == (ssize_t)len ? 0 : -CR_EFAULT;
+	return n == (long)len ? 0 : -CR_EFAULT;
 }
 
 static int read_vm(uint64_t addr, void *dst, size_t len)
 {
 	/* getpid() each time: after fork() a cached pid would read the parent. */
-	return read_vm_pid((long)syscall(SYS_getpid), addr, dst, len);
+	return read_vm_pid(cr_sys_getpid(), addr, dst, len);
 }
 
 /* write(2) from addr into a pipe faults softly (EFAULT); read the bytes back. */
@@ -42,12 +39,12 @@ static int read_pipe_fds(const int fd[2], uint64_t addr, void *dst, size_t len)
 
 	while (len) {
 		size_t chunk = len > 4096 ? 4096 : len;
-		ssize_t w = write(fd[1], (const void *)(uintptr_t)addr, chunk);
+		long w = cr_sys_write(fd[1], (const void *)(uintptr_t)addr, chunk);
 
 		if (w <= 0)
 			return -CR_EFAULT;
-		for (ssize_t got = 0; got < w;) {
-			ssize_t r = read(fd[0], d + got, (size_t)(w - got));
+		for (long got = 0; got < w;) {
+			long r = cr_sys_read(fd[0], d + got, (size_t)(w - got));
 
 			if (r <= 0)
 				return -CR_EFAULT;	/* cannot happen: we just wrote w bytes */
@@ -70,17 +67,17 @@ static int read_pipe(uint64_t addr, void *dst, size_t len)
 		__atomic_store_n(&probe_busy, 0, __ATOMIC_RELEASE);
 		return ret;
 	}
-	if (pipe2(fd, O_CLOEXEC | O_NONBLOCK) < 0)
+	if (cr_sys_pipe2(fd, O_CLOEXEC | O_NONBLOCK) < 0)
 		return -CR_EFAULT;
 	ret = read_pipe_fds(fd, addr, dst, len);
-	close(fd[0]);
-	close(fd[1]);
+	cr_sys_close(fd[0]);
+	cr_sys_close(fd[1]);
 	return ret;
 }
 
 static int self_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
 {
-	int saved = errno, ret, method;
+	int method;
 
 	(void)m;
 	if (len == 0)
@@ -91,9 +88,7 @@ static int self_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t le
 		cr_mem_init();	/* the first read: AS-safe calls only */
 		method = __atomic_load_n(&mem_method, __ATOMIC_ACQUIRE);
 	}
-	ret = method == MEM_VMREADV ? read_vm(addr, dst, len) : read_pipe(addr, dst, len);
-	errno = saved;
-	return ret;
+	return method == MEM_VMREADV ? read_vm(addr, dst, len) : read_pipe(addr, dst, len);
 }
 
 const struct cr_mem cr_mem_self = { .read = self_read };
@@ -101,7 +96,6 @@ const struct cr_mem cr_mem_self = { .read = self_read };
 static int safe_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
 {
 	const struct cr_mem_safe *s = m->priv;
-	int saved = errno, ret;
 
 	if (len == 0)
 		return 0;
@@ -109,9 +103,7 @@ static int safe_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t le
 		return -CR_EFAULT;
 	if (__atomic_load_n(&mem_method, __ATOMIC_ACQUIRE) != MEM_VMREADV)
 		return self_read(m, addr, dst, len);
-	ret = read_vm_pid(s->pid, addr, dst, len);
-	errno = saved;
-	return ret;
+	return read_vm_pid(s->pid, addr, dst, len);
 }
 
 void cr_mem_safe_init(struct cr_mem_safe *s)
@@ -119,7 +111,7 @@ void cr_mem_safe_init(struct cr_mem_safe *s)
 	memset(s, 0, sizeof(*s));
 	s->m.read = safe_read;
 	s->m.priv = s;
-	s->pid = (long)syscall(SYS_getpid);
+	s->pid = cr_sys_getpid();
 }
 
 /*
@@ -143,12 +135,11 @@ int cr_mem_init(void)
 	/* One thread makes the shared pipe and then marks it free; the others
 	   (and every reader meanwhile) find it busy and use pipes of their own. */
 	if (__atomic_exchange_n(&probe_claimed, 1, __ATOMIC_ACQ_REL) == 0) {
-		if (pipe2(fd, O_CLOEXEC | O_NONBLOCK) == 0) {
+		/* If it fails (-errno), the shared pipe stays busy: a pipe per read. */
+		if ((ret = cr_sys_pipe2(fd, O_CLOEXEC | O_NONBLOCK)) == 0) {
 			probe_pipe[0] = fd[0];
 			probe_pipe[1] = fd[1];
 			__atomic_store_n(&probe_busy, 0, __ATOMIC_RELEASE);
-		} else {
-			ret = -errno;	/* it stays busy: a pipe per read */
 		}
 	}
 	__atomic_store_n(&mem_method, MEM_PIPE, __ATOMIC_RELEASE);
@@ -191,8 +182,7 @@ static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 	struct iovec local, remote[CR_PROVE_MAX];
 	uint8_t bytes[CR_PROVE_MAX];
 	unsigned n = 0, k;
-	ssize_t got;
-	int saved;
+	long got;
 
 	if (c == 0 || c >= (UINT64_MAX >> 12) - CR_PROVE_MAX)	/* chunk 0 is never mapped */
 		return 0;
@@ -207,9 +197,8 @@ static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 			n++;
 		return n;
 	}
-	saved = errno;
 	if (f->pid == 0)
-		f->pid = (long)syscall(SYS_getpid);
+		f->pid = cr_sys_getpid();
 	k = want > CR_PROVE_AHEAD ? want : CR_PROVE_AHEAD;
 	for (unsigned i = 0; i < k; i++) {
 		remote[i].iov_base = (void *)(uintptr_t)((c + i) << 12);
@@ -217,10 +206,9 @@ static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 	}
 	local.iov_base = bytes;
 	local.iov_len = k;
-	got = syscall(SYS_process_vm_readv, f->pid, &local, 1UL, remote, (unsigned long)k, 0UL);
-	if (got > 0 && got <= (ssize_t)k)
+	got = cr_sys_process_vm_readv((int)f->pid, &local, 1, remote, k);
+	if (got > 0 && got <= (long)k)
 		n = (unsigned)got;
-	errno = saved;
 	return n;
 }
 

@@ -2,11 +2,12 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "config.h"
 #include "elfmem.h"
 #include "module.h"
+#include "str.h"
+#include "sys.h"
 
 /*
  * Install-time table.  Written only by cr_modules_snapshot() (under the
@@ -75,7 +76,7 @@ int cr_module_from_phdrs(const struct cr_mem *m, uint64_t bias, uint64_t phdr, u
 
 static void copy_path(char *dst, size_t cap, const char *src)
 {
-	size_t n = strlen(src);
+	size_t n = cr_strlen(src);
 
 	if (n >= cap)
 		n = cap - 1;
@@ -95,14 +96,14 @@ static volatile int exe_state;		/* 0: unknown, 1: being written, 2: set */
 
 void cr_exe_path(char *dst, size_t cap, int fresh)
 {
-	ssize_t k;
+	long k;
 	int unset = 0;
 
 	if (!fresh && __atomic_load_n(&exe_state, __ATOMIC_ACQUIRE) == 2) {
 		copy_path(dst, cap, exe_path);
 		return;
 	}
-	k = readlink("/proc/self/exe", dst, cap - 1);
+	k = cr_sys_readlink("/proc/self/exe", dst, cap - 1);
 	dst[k > 0 ? k : 0] = 0;
 	if (k > 0 && (size_t)k < sizeof(exe_path) &&
 	    __atomic_compare_exchange_n(&exe_state, &unset, 1, 0, __ATOMIC_ACQUIRE,

@@ -5,6 +5,7 @@
 #include "options.h"
 #include "out.h"
 #include "sigdesc.h"
+#include "str.h"
 
 static int parse_uint(const char *s, size_t len, unsigned long long max, unsigned long long *v)
 {
@@ -29,13 +30,13 @@ int cr_opt_output(const char *s, int *fd, const char **path)
 
 	if (!s || !*s)
 		return -1;
-	if (strcmp(s, "stderr") == 0) {
+	if (cr_strcmp(s, "stderr") == 0) {
 		*fd = 2;
 		*path = NULL;
 		return 0;
 	}
-	if (strncmp(s, "fd:", 3) == 0) {
-		if (parse_uint(s + 3, strlen(s + 3), 0x7fffffff, &v) < 0)
+	if (cr_strncmp(s, "fd:", 3) == 0) {
+		if (parse_uint(s + 3, cr_strlen(s + 3), 0x7fffffff, &v) < 0)
 			return -1;
 		*fd = (int)v;
 		*path = NULL;
@@ -54,7 +55,7 @@ int cr_opt_signals(const char *s, unsigned long long *mask)
 	if (!s || !*s)
 		return -1;
 	while (*s) {
-		size_t len = strcspn(s, ",");
+		size_t len = cr_strcspn(s, ",");
 
 		if (len == 0 || len >= sizeof(up))
 			return -1;
@@ -82,7 +83,7 @@ int cr_opt_engine(const char *s, int *engine)
 	static const char *const names[] = { "auto", "fp", "cfi", "scan", "all" };
 
 	for (int i = 0; s && i < (int)CR_ARRAY_SIZE(names); i++) {
-		if (strcmp(s, names[i]) == 0) {
+		if (cr_strcmp(s, names[i]) == 0) {
 			*engine = i;
 			return 0;
 		}
@@ -94,7 +95,7 @@ int cr_opt_frames(const char *s, int *n)
 {
 	unsigned long long v;
 
-	if (!s || parse_uint(s, strlen(s), CR_MAX_FRAMES, &v) < 0 || v == 0)
+	if (!s || parse_uint(s, cr_strlen(s), CR_MAX_FRAMES, &v) < 0 || v == 0)
 		return -1;
 	*n = (int)v;
 	return 0;
@@ -125,10 +126,10 @@ void cr_opt_from_env(struct crash_options *opts, char *path_buf, unsigned cap)
 	if ((v = getenv("CRASH_OUTPUT")) && *v) {
 		if (cr_opt_output(v, &fd, &path) < 0) {
 			warn("CRASH_OUTPUT", v, "expected stderr, fd:N or a path; using stderr");
-		} else if (path && strlen(path) >= cap) {
+		} else if (path && cr_strlen(path) >= cap) {
 			warn("CRASH_OUTPUT", v, "path too long; using stderr");
 		} else if (path) {
-			memcpy(path_buf, path, strlen(path) + 1);
+			memcpy(path_buf, path, cr_strlen(path) + 1);
 			opts->fd = -1;
 			opts->path = path_buf;
 		} else {

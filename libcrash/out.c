@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "out.h"
+#include "sys.h"
 
 void cr_out_init(struct cr_out *o, int fd)
 {
@@ -39,24 +39,22 @@ static void flush_mem(struct cr_out *o)
 void cr_flush(struct cr_out *o)
 {
 	size_t done = 0;
-	int saved = errno;
 
 	if (o->err == 0 && o->fd < 0 && o->mem)
 		flush_mem(o);
 	/* Bounded: every pass writes at least one byte or stops; EINTR retries at most 64 times. */
 	for (int eintr = 0; o->err == 0 && o->fd >= 0 && done < o->n;) {
-		ssize_t w = write(o->fd, o->buf + done, o->n - done);
+		long w = cr_sys_write(o->fd, o->buf + done, o->n - done);
 
 		if (w > 0) {
 			done += (size_t)w;
-		} else if (w < 0 && errno == EINTR && ++eintr < 64) {
+		} else if (w == -EINTR && ++eintr < 64) {
 			continue;
 		} else {
-			o->err = w < 0 ? -errno : -EIO;
+			o->err = w < 0 ? (int)w : -EIO;
 		}
 	}
 	o->n = 0;
-	errno = saved;
 }
 
 void cr_putc(struct cr_out *o, char c)

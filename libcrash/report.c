@@ -6,23 +6,22 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "crash-int.h"
 #include "module.h"
 #include "report.h"
 #include "sigdesc.h"
 #include "sym.h"
+#include "sys.h"
 
 static void put_file(struct cr_out *o, const char *path, size_t max)
 {
 	char buf[256];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1 < max ? sizeof(buf) - 1 : max) : -1;
+	int fd = cr_sys_open(path, O_RDONLY | O_CLOEXEC, 0);
+	long n = fd >= 0 ? cr_sys_read(fd, buf, sizeof(buf) - 1 < max ? sizeof(buf) - 1 : max) : -1;
 
 	if (fd >= 0)
-		close(fd);
+		cr_sys_close(fd);
 	if (n <= 0) {
 		cr_puts(o, "?");
 		return;
@@ -36,18 +35,18 @@ static void put_file(struct cr_out *o, const char *path, size_t max)
 static void put_ids(struct cr_out *o)
 {
 	char path[64] = "/proc/self/task/", num[24], exe[256], name[17];
-	long tid = syscall(SYS_gettid);
+	long tid = cr_sys_gettid();
 	size_t k = 16;
 
 	cr_puts(o, "pid: ");
-	cr_putu(o, (uint64_t)getpid());
+	cr_putu(o, (uint64_t)cr_sys_getpid());
 	cr_puts(o, ", tid: ");
 	cr_putu(o, (uint64_t)tid);
 	cr_puts(o, ", name: ");
 	/* The thread's name (the handler runs on the crashed thread): PR_GET_NAME
 	   is a system call; its /proc file, the fallback, costs ~20 us here. */
 	memset(name, 0, sizeof(name));
-	if (syscall(SYS_prctl, PR_GET_NAME, name) == 0 && name[0]) {
+	if (cr_sys_prctl(PR_GET_NAME, (unsigned long)(uintptr_t)name) == 0 && name[0]) {
 		name[sizeof(name) - 1] = 0;
 		cr_puts(o, name);
 	} else {

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Engine scan: decode the prologue from the function start to pc. */
 #include <elf.h>
-#include <string.h>
 
 #include "cfi/cfi.h"
 #include "module.h"
 #include "sym.h"
 #include "unwind.h"
+#include "str.h"
 
 #define SCAN_MAX 4096	/* bytes of a function we read; longer distances are not scanned */
 
@@ -63,7 +63,7 @@ __attribute__((noinline)) static int is_entry(struct cr_walk *w, uint64_t start)
 
 	if (cr_walk_module(w, start, &mod) < 0 || cr_read(w->mem, mod->lo, &eh, sizeof(eh)) < 0)
 		return 0;
-	return memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+	return cr_memeq(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
 	       mod->lo + eh.e_phoff == mod->phdr && eh.e_entry &&
 	       eh.e_entry + mod->bias == start;
 }

@@ -4,9 +4,9 @@
  * (asm-generic/siginfo.h, asm-generic/signal.h): the same on all four arches.
  */
 #include <signal.h>
-#include <string.h>
 
 #include "sigdesc.h"
+#include "str.h"
 
 static const char *const signames[32] = {
 	[1] = "SIGHUP",	  [2] = "SIGINT",    [3] = "SIGQUIT",	[4] = "SIGILL",	   [5] = "SIGTRAP",
@@ -25,13 +25,13 @@ const char *cr_signame(int sig)
 
 int cr_sig_from_name(const char *s, unsigned len)
 {
-	if (len > 3 && strncmp(s, "SIG", 3) == 0) {
+	if (len > 3 && cr_strncmp(s, "SIG", 3) == 0) {
 		s += 3;
 		len -= 3;
 	}
 	for (int i = 1; i < 32; i++)
-		if (signames[i] && strlen(signames[i] + 3) == len &&
-		    strncmp(signames[i] + 3, s, len) == 0)
+		if (signames[i] && cr_strlen(signames[i] + 3) == len &&
+		    cr_strncmp(signames[i] + 3, s, len) == 0)
 			return i;
 	return 0;
 }

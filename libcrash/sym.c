@@ -3,11 +3,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "elfmem.h"
 #include "out.h"
 #include "sym.h"
+#include "str.h"
+#include "sys.h"
 
 #define SYM_CHUNK 64		/* symbols read per pread/cr_read, stack buffer */
 #define SYM_BIG 640		/* with the shared buffer (15 KiB: 4 pages, each a fault the first time) */
@@ -267,9 +268,9 @@ static int pread_all(int fd, void *buf, size_t len, uint64_t off)
 	uint8_t *p = buf;
 
 	for (int i = 0; len && i < 64; i++) {
-		ssize_t r = pread(fd, p, len, (off_t)off);
+		long r = cr_sys_pread(fd, p, len, off);
 
-		if (r < 0 && errno == EINTR)
+		if (r == -EINTR)
 			continue;
 		if (r <= 0)
 			return -CR_EFAULT;
@@ -308,7 +309,7 @@ static int same_file(int fd, const Elf64_Ehdr *eh, const struct cr_module *mod)
 		cr_mem_buffer(&mem, 0, note, ph.p_filesz);
 		unsigned n = cr_elf_note_build_id(&mem, 0, ph.p_filesz, id, sizeof(id));
 		if (n)
-			return n == mod->build_id_len && memcmp(id, mod->build_id, n) == 0;
+			return n == mod->build_id_len && cr_memeq(id, mod->build_id, n);
 	}
 	return 0;
 }
@@ -367,7 +368,7 @@ static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile 
 	unsigned have = 0, base = 0;
 	int ret = -CR_ENOINFO, big;
 
-	if (pread_all(fd, &eh, sizeof(eh), 0) < 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	if (pread_all(fd, &eh, sizeof(eh), 0) < 0 || !cr_memeq(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
 	    !same_file(fd, &eh, mod))
 		return -CR_ENOINFO;
@@ -476,14 +477,14 @@ static void symtab_load(struct cr_symfile *sf)
 /* Open path into sf if it is the module's file and has a .symtab.  0 or -CR_ENOINFO. */
 static int symtab_open(const char *path, const struct cr_module *mod, struct cr_symfile *sf)
 {
-	sf->fd = open(path, O_RDONLY | O_CLOEXEC);
+	sf->fd = cr_sys_open(path, O_RDONLY | O_CLOEXEC, 0);
 	if (sf->fd < 0)
 		return -CR_ENOINFO;
 	if (symtab_layout(sf->fd, mod, sf) == 0) {
 		symtab_load(sf);
 		return 0;
 	}
-	close(sf->fd);
+	cr_sys_close(sf->fd);
 	sf->fd = -1;
 	return -CR_ENOINFO;
 }
@@ -518,7 +519,7 @@ void cr_symfile_close(struct cr_symfile *sf)
 	struct cr_symfiles *owner = sf->owner;
 
 	if (sf->fd >= 0)
-		close(sf->fd);
+		cr_sys_close(sf->fd);
 	cr_symfile_init(sf);
 	sf->owner = owner;
 }
@@ -527,7 +528,7 @@ int cr_sym_symtab_memo(const struct cr_module *mod, uint64_t pc, struct cr_symfi
 		       struct cr_sym *out)
 {
 	char dbg[128];
-	int saved = errno, ret = -CR_ENOINFO;
+	int ret = -CR_ENOINFO;
 
 	if (!sf->mod_lo || sf->mod_lo != mod->lo || sf->mod_bias != mod->bias) {
 		/*
@@ -549,7 +550,6 @@ int cr_sym_symtab_memo(const struct cr_module *mod, uint64_t pc, struct cr_symfi
 	}
 	if (sf->fd >= 0)
 		ret = symtab_lookup(sf, mod, pc, out);
-	errno = saved;
 	return ret;
 }
 

@@ -1,7 +1,7 @@
 # Unit tests of the foundation (TAP, tests/tap.h).
 FOUNDATION_UNIT = tests/unit/t-out tests/unit/t-sigdesc tests/unit/t-options tests/unit/t-maps \
 	tests/unit/t-memfast tests/unit/t-meminit tests/unit/t-install tests/unit/t-unwind \
-	tests/unit/t-sym
+	tests/unit/t-sym tests/unit/t-sys tests/unit/t-str
 check_PROGRAMS += $(FOUNDATION_UNIT)
 TESTS += $(FOUNDATION_UNIT)
 tests_unit_t_out_LDADD = $(UNIT_LDADD)
@@ -13,6 +13,8 @@ tests_unit_t_meminit_LDADD = $(UNIT_LDADD) -lpthread
 tests_unit_t_install_LDADD = $(UNIT_LDADD)
 tests_unit_t_unwind_LDADD = $(UNIT_LDADD)
 tests_unit_t_sym_LDADD = $(UNIT_LDADD)
+tests_unit_t_sys_LDADD = $(UNIT_LDADD)
+tests_unit_t_str_LDADD = $(UNIT_LDADD)
 # Unit tests may cast and compare freely.
 tests_unit_t_sym_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
 

@@ -5,7 +5,9 @@ libcrash_core_la_SOURCES += libcrash/arch/scan.h \
 	libcrash/arch/x86_64/scan.c libcrash/arch/x86_64/insn.c libcrash/arch/x86_64/insn.h \
 	libcrash/arch/aarch64/desc.c libcrash/arch/aarch64/scan.c \
 	libcrash/arch/riscv64/desc.c libcrash/arch/riscv64/scan.c \
-	libcrash/arch/loongarch64/desc.c libcrash/arch/loongarch64/scan.c
+	libcrash/arch/loongarch64/desc.c libcrash/arch/loongarch64/scan.c \
+	libcrash/arch/x86_64/syscall.h libcrash/arch/aarch64/syscall.h \
+	libcrash/arch/riscv64/syscall.h libcrash/arch/loongarch64/syscall.h
 
 SCAN_UNIT = tests/unit/t-scan-x86_64 tests/unit/t-scan-aarch64 tests/unit/t-scan-riscv64 \
 	tests/unit/t-scan-loongarch64

@@ -15,6 +15,7 @@
 
 #include "cache.h"
 #include "cfi.h"
+#include "str.h"
 
 #define RA_SIGN_STATE 34
 
@@ -230,7 +231,7 @@ static int negate_ra_state(struct state *st)
 	struct cr_rule *r = &st->row->reg[RA_SIGN_STATE];
 	int signed_now = (st->cols >> RA_SIGN_STATE & 1) && r->kind == CR_VAL_OFFSET && r->off == 1;
 
-	if (!st->arch->name || strcmp(st->arch->name, "aarch64") != 0)
+	if (!st->arch->name || cr_strcmp(st->arch->name, "aarch64") != 0)
 		return -CR_EINVAL;
 	st->cols |= 1ull << RA_SIGN_STATE;
 	memset(r, 0, sizeof(*r));

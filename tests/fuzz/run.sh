@@ -9,6 +9,8 @@ mkdir -p "$OUT"
 SECS=${FUZZ_SECONDS:-30}
 CC=${FUZZ_CC:-clang}
 LIB="$SRC/libcrash"
+# mem.c and maps.c make system calls through the host's arch/<arch>/syscall.h (libcrash/sys.h).
+SYSCALL_H="-DCR_ARCH_SYSCALL_H=\"arch/$(uname -m)/syscall.h\""
 SOURCES="$LIB/cursor.c $LIB/mem.c $LIB/row.c $LIB/maps.c $LIB/cfi/ehframe.c $LIB/cfi/cfa.c $LIB/cfi/cache.c
 	$LIB/cfi/expr.c $LIB/arch/x86_64/desc.c $LIB/arch/x86_64/scan.c $LIB/arch/x86_64/insn.c $LIB/arch/aarch64/desc.c
 	$LIB/arch/aarch64/scan.c $LIB/arch/riscv64/desc.c $LIB/arch/riscv64/scan.c
@@ -18,7 +20,7 @@ fail=0
 for t in EH EXPR SCAN MAPS; do
 	n=$((n + 1))
 	bin=$OUT/fuzz-$t
-	if ! $CC -g -O1 -std=gnu11 -D_GNU_SOURCE -DFUZZ_$t -I"$SRC/include" -I"$LIB" \
+	if ! $CC -g -O1 -std=gnu11 -D_GNU_SOURCE -DFUZZ_$t "$SYSCALL_H" -I"$SRC/include" -I"$LIB" \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		"$SRC/tests/fuzz/fuzz.c" $SOURCES -o "$bin" 2>"$OUT/build-$t.log"; then
 		echo "not ok $n - fuzz $t: does not build"

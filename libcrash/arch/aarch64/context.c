@@ -6,6 +6,7 @@
 #include <ucontext.h>
 
 #include "context.h"
+#include "str.h"
 
 const struct cr_arch *const cr_host = &cr_arch_aarch64;
 
@@ -110,7 +111,7 @@ int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs
 	int have_rec, ret = -CR_EINVAL;
 
 	if (cr_read(m, in->pc, code, sizeof(code)) < 0 ||
-	    memcmp(code, rt_sigreturn, sizeof(code)))
+	    !cr_memeq(code, rt_sigreturn, sizeof(code)))
 		return -CR_ENOINFO;
 	/*
 	 * The frame is at sp, when sp is exact (cfi); the fp engine only

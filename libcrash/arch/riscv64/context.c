@@ -6,6 +6,7 @@
 #include <ucontext.h>
 
 #include "context.h"
+#include "str.h"
 
 const struct cr_arch *const cr_host = &cr_arch_riscv64;
 
@@ -63,7 +64,7 @@ int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs
 	unsigned long g[32];
 
 	if (cr_read(m, in->pc, code, sizeof(code)) < 0 ||
-	    memcmp(code, rt_sigreturn, sizeof(code)))
+	    !cr_memeq(code, rt_sigreturn, sizeof(code)))
 		return -CR_ENOINFO;
 	if (!cr_reg_valid(in, 2))
 		return -CR_EINVAL;

@@ -6,6 +6,7 @@
 #include <ucontext.h>
 
 #include "context.h"
+#include "str.h"
 
 const struct cr_arch *const cr_host = &cr_arch_x86_64;
 
@@ -50,7 +51,7 @@ int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs
 	greg_t g[NGREG];
 	uint64_t uc;
 
-	if (cr_read(m, in->pc, code, sizeof(code)) < 0 || memcmp(code, restore_rt, sizeof(code)))
+	if (cr_read(m, in->pc, code, sizeof(code)) < 0 || !cr_memeq(code, restore_rt, sizeof(code)))
 		return -CR_ENOINFO;
 	/*
 	 * Kernel arch/x86 rt_sigframe: { pretcode; ucontext uc; siginfo info; }.

@@ -43,6 +43,7 @@
  */
 #include "arch/scan.h"
 #include "arch/x86_64/insn.h"
+#include "str.h"
 
 
 enum { RBX = 3, RBP = 6, RSP = 7, RIP = 16 };
@@ -648,7 +649,7 @@ static int scan_epilogue(const uint8_t *code, size_t len, struct cr_scan *s)
  */
 static int outermost(const uint8_t *code, size_t pc_off)
 {
-	size_t o = pc_off >= 4 && !memcmp(code, "\xf3\x0f\x1e\xfa", 4) ? 4 : 0;
+	size_t o = pc_off >= 4 && cr_memeq(code, "\xf3\x0f\x1e\xfa", 4) ? 4 : 0;
 
 	if (o + 2 <= pc_off && (code[o] == 0x31 || code[o] == 0x33) && code[o + 1] == 0xed)
 		return 1;

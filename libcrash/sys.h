@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The system calls libcrash makes, typed, without libc: each returns what the
+ * kernel returns, a result >= 0 or -errno (mmap: an address, or -errno as
+ * cr_sys_failed() tells).  errno is never read or written, so the handler
+ * has no errno to save, and libcrash.so imports no wrapper the loader would
+ * bind at start-up.  All AS-safe (a system call each, no state).
+ *
+ * Numbers from <sys/syscall.h> for the host: the asm-generic table that
+ * aarch64, riscv64 and loongarch64 use has no open/readlink/pipe, so the
+ * *at and pipe2 forms serve every arch.
+ */
+#ifndef CR_SYS_H
+#define CR_SYS_H
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <time.h>
+
+/* The host's cr_syscall6() (arch/<arch>/syscall.h), named by Makefile.am. */
+#ifndef CR_ARCH_SYSCALL_H
+#error "CR_ARCH_SYSCALL_H names arch/<host>/syscall.h (Makefile.am's AM_CPPFLAGS)"
+#endif
+#include CR_ARCH_SYSCALL_H
+
+#define CR_SYS0(nr) cr_syscall6(nr, 0, 0, 0, 0, 0, 0)
+#define CR_SYS1(nr, a) cr_syscall6(nr, (long)(a), 0, 0, 0, 0, 0)
+#define CR_SYS2(nr, a, b) cr_syscall6(nr, (long)(a), (long)(b), 0, 0, 0, 0)
+#define CR_SYS3(nr, a, b, c) cr_syscall6(nr, (long)(a), (long)(b), (long)(c), 0, 0, 0)
+#define CR_SYS4(nr, a, b, c, d) \
+	cr_syscall6(nr, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
+
+/* A result in -4095..-1 is -errno (the kernel's IS_ERR_VALUE range). */
+static inline int cr_sys_failed(long r)
+{
+	return (unsigned long)r >= -4095ul;
+}
+
+static inline long cr_sys_read(int fd, void *buf, size_t len)
+{
+	return CR_SYS3(SYS_read, fd, buf, len);
+}
+
+static inline long cr_sys_write(int fd, const void *buf, size_t len)
+{
+	return CR_SYS3(SYS_write, fd, buf, len);
+}
+
+static inline long cr_sys_pread(int fd, void *buf, size_t len, uint64_t off)
+{
+	return CR_SYS4(SYS_pread64, fd, buf, len, off);
+}
+
+/* mode: used with O_CREAT only. */
+static inline int cr_sys_openat(int dirfd, const char *path, int flags, unsigned mode)
+{
+	return (int)CR_SYS4(SYS_openat, dirfd, path, flags, mode);
+}
+
+static inline int cr_sys_open(const char *path, int flags, unsigned mode)
+{
+	return cr_sys_openat(AT_FDCWD, path, flags, mode);
+}
+
+static inline int cr_sys_close(int fd)
+{
+	return (int)CR_SYS1(SYS_close, fd);
+}
+
+/* Like readlink(2): the length written, no NUL; or -errno. */
+static inline long cr_sys_readlink(const char *path, char *buf, size_t cap)
+{
+	return CR_SYS4(SYS_readlinkat, AT_FDCWD, path, buf, cap);
+}
+
+static inline int cr_sys_pipe2(int fd[2], int flags)
+{
+	return (int)CR_SYS2(SYS_pipe2, fd, flags);
+}
+
+static inline int cr_sys_ioctl(int fd, unsigned long req, void *arg)
+{
+	return (int)CR_SYS3(SYS_ioctl, fd, req, arg);
+}
+
+static inline int cr_sys_prctl(int op, unsigned long arg)
+{
+	return (int)CR_SYS2(SYS_prctl, op, arg);
+}
+
+static inline int cr_sys_getpid(void)
+{
+	return (int)CR_SYS0(SYS_getpid);
+}
+
+static inline int cr_sys_gettid(void)
+{
+	return (int)CR_SYS0(SYS_gettid);
+}
+
+static inline int cr_sys_tgkill(int pid, int tid, int sig)
+{
+	return (int)CR_SYS3(SYS_tgkill, pid, tid, sig);
+}
+
+static inline int cr_sys_nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	return (int)CR_SYS2(SYS_nanosleep, req, rem);
+}
+
+/*
+ * The kernel's sigset: signal n is bit n - 1 of one 64-bit word (_NSIG 64 on
+ * all four arches; rt_sigprocmask(2) takes its size, 8, and rejects others).
+ */
+#define CR_SIGBIT(sig) (1ull << ((sig) - 1))
+
+static inline int cr_sys_sigprocmask(int how, const uint64_t *set, uint64_t *old)
+{
+	return (int)CR_SYS4(SYS_rt_sigprocmask, how, set, old, sizeof(uint64_t));
+}
+
+/* glibc's stack_t is the kernel's (uapi asm-generic/signal.h: sp, flags, size). */
+static inline int cr_sys_sigaltstack(const stack_t *ss, stack_t *old)
+{
+	return (int)CR_SYS2(SYS_sigaltstack, ss, old);
+}
+
+/* An address, or -errno: test with cr_sys_failed(). */
+static inline long cr_sys_mmap(void *addr, size_t len, int prot, int flags, int fd, uint64_t off)
+{
+	return cr_syscall6(SYS_mmap, (long)addr, (long)len, prot, flags, fd, (long)off);
+}
+
+static inline int cr_sys_mprotect(void *addr, size_t len, int prot)
+{
+	return (int)CR_SYS3(SYS_mprotect, addr, len, prot);
+}
+
+static inline int cr_sys_munmap(void *addr, size_t len)
+{
+	return (int)CR_SYS2(SYS_munmap, addr, len);
+}
+
+/* Bytes copied from pid's remote[] into local[] (partial at iovec granularity), or -errno. */
+static inline long cr_sys_process_vm_readv(int pid, const struct iovec *local, unsigned long nl,
+					   const struct iovec *remote, unsigned long nr)
+{
+	return cr_syscall6(SYS_process_vm_readv, pid, (long)local, (long)nl, (long)remote,
+			   (long)nr, 0);
+}
+
+#endif
