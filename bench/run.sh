@@ -13,6 +13,7 @@ REF=$(cd "$B/bench" && pwd)/refhandler.so
 EMPTY=$(cd "$B/bench" && pwd)/empty.so
 DEMO=$B/demo/crashme
 K=20
+RUNS=400	# paired runs of each wall-time row: a few milliseconds each
 
 ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
 	sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
@@ -60,7 +61,7 @@ row "glibc backtrace() (libgcc)" "CRASH_DISABLE=1" "$BTN" glibc
 row "naive frame-pointer walk (floor)" "CRASH_DISABLE=1" "$BT" naive
 
 echo
-echo "## Crash latency and start-up cost (whole process, 40 paired runs, ms)"
+echo "## Crash latency and start-up cost (whole process, $RUNS paired runs, ms)"
 echo
 # Wall times move with the machine's load (other jobs, a CI run beside
 # this one): say what it was, so that runs are compared like with like.
@@ -70,18 +71,18 @@ echo "| what | with | without | median paired difference |"
 echo "|---|---|---|---|"
 out=$(mktemp)
 # demo/crashme deep 26: 33 frames at the crash; the report goes to a file.
-read -r a b d <<<"$(CRASH_OUTPUT=$out "$LAT" 40 "$LIB" - -- "$DEMO" deep 26)"
+read -r a b d <<<"$(CRASH_OUTPUT=$out "$LAT" $RUNS "$LIB" - -- "$DEMO" deep 26)"
 echo "| crash at depth 33, LD_PRELOAD=libcrash.so (report to a file) | $a | $b | $d |"
-read -r a b d <<<"$(CRASH_OUTPUT=$out "$LAT" 40 "$REF" - -- "$DEMO" deep 26)"
+read -r a b d <<<"$(CRASH_OUTPUT=$out "$LAT" $RUNS "$REF" - -- "$DEMO" deep 26)"
 echo "| crash at depth 33, a glibc backtrace() handler (reference) | $a | $b | $d |"
-read -r a b d <<<"$(CRASH_OUTPUT=$out "$LAT" 40 "$LIB" "$REF" -- "$DEMO" deep 26)"
+read -r a b d <<<"$(CRASH_OUTPUT=$out "$LAT" $RUNS "$LIB" "$REF" -- "$DEMO" deep 26)"
 echo "| crash at depth 33, libcrash.so against the reference handler | $a | $b | $d |"
-read -r a b d <<<"$("$LAT" 40 "$LIB" - -- /bin/true)"
+read -r a b d <<<"$("$LAT" $RUNS "$LIB" - -- /bin/true)"
 echo "| /bin/true, LD_PRELOAD=libcrash.so (start-up) | $a | $b | $d |"
-read -r a b d <<<"$("$LAT" 40 "$REF" - -- /bin/true)"
+read -r a b d <<<"$("$LAT" $RUNS "$REF" - -- /bin/true)"
 echo "| /bin/true, the reference handler preloaded | $a | $b | $d |"
-read -r a b d <<<"$("$LAT" 40 "$EMPTY" - -- /bin/true)"
+read -r a b d <<<"$("$LAT" $RUNS "$EMPTY" - -- /bin/true)"
 echo "| /bin/true, an empty library preloaded (the floor of any preload) | $a | $b | $d |"
-read -r a b d <<<"$("$LAT" 40 "$LIB" "$EMPTY" -- /bin/true)"
+read -r a b d <<<"$("$LAT" $RUNS "$LIB" "$EMPTY" -- /bin/true)"
 echo "| /bin/true, libcrash.so against the empty library | $a | $b | $d |"
 rm -f "$out"
