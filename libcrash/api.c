@@ -127,7 +127,7 @@ static inline __attribute__((always_inline)) int backtrace_engine(int engine, vo
 	w.mem = &fast.m;	/* not the crash path: proven pages are read directly */
 	t.max = (unsigned)(size < CR_MAX_FRAMES ? size : CR_MAX_FRAMES);
 	/* Warm: cached simple rows only; else (or on any doubt) the full walk. */
-	if (list[0] == CR_ENG_CFI && (n = cr_cfi_fast_trace(&w, &fast, &regs, 0, t.max, buffer)) >= 0)
+	if (list[0] == CR_ENG_CFI && (n = cr_cfi_fast_trace(&w, &fast, &regs, t.max, buffer)) >= 0)
 		return n;
 	b.n = 0;
 	w.mod_ok = 0;

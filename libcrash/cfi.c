@@ -288,20 +288,16 @@ static inline int trace_end(const struct cr_walk *w, int n)
 	return cr_cache_still(w->cache_gen) ? n : -CR_ENOINFO;
 }
 
-/* Frames 0..skip-1 unrecorded, then the rest into out: as cr_cfi_fast_trace. */
+/* The frames into out: as cr_cfi_fast_trace. */
 static inline __attribute__((always_inline)) int
-trace_loop(struct cr_walk *w, struct cr_mem_fast *f, struct trace t, unsigned skip, unsigned max,
-	   void **out, uint64_t (*strip)(uint64_t))
+trace_loop(struct cr_walk *w, struct cr_mem_fast *f, struct trace t, unsigned max, void **out,
+	   uint64_t (*strip)(uint64_t))
 {
-	unsigned n;
 	int ret;
 
-	for (n = 0; n < skip; n++)
-		if ((ret = trace_step(w, f, &t, strip)) != 0)
-			return ret == CR_END ? trace_end(w, (int)n + 1) : ret;
-	/* out[0 .. max - skip - 1], indexed from its end: i runs from -(max - skip) to 0. */
-	out += max - skip;
-	for (long i = -(long)(max - skip);;) {
+	/* out[0 .. max - 1], indexed from its end: i runs from -max to 0. */
+	out += max;
+	for (long i = -(long)max;;) {
 		out[i] = (void *)(uintptr_t)t.pc;
 		if (++i == 0)
 			break;
@@ -313,13 +309,13 @@ trace_loop(struct cr_walk *w, struct cr_mem_fast *f, struct trace t, unsigned sk
 }
 
 int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_regs *start,
-		      unsigned skip, unsigned max, void **out)
+		      unsigned max, void **out)
 {
 	const struct cr_arch *a = w->arch;
 	struct trace t = { .key = 0 };
 
 	if (!w->cache || !cr_cache_enabled || !cr_reg_valid(start, a->sp) ||
-	    !cr_reg_valid(start, a->fp) || start->pc < 4096 || skip >= max)
+	    !cr_reg_valid(start, a->fp) || start->pc < 4096 || max == 0)
 		return -CR_ENOINFO;
 	w->cache_gen = cr_cache_begin();
 	if (w->cache_gen & 1)
@@ -329,6 +325,6 @@ int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_
 	t.sp = start->r[a->sp];
 	t.fp = start->r[a->fp];
 	if (!a->strip_ra)
-		return trace_loop(w, f, t, skip, max, out, NULL);
-	return trace_loop(w, f, t, skip, max, out, a->strip_ra);
+		return trace_loop(w, f, t, max, out, NULL);
+	return trace_loop(w, f, t, max, out, a->strip_ra);
 }

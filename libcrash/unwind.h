@@ -103,9 +103,9 @@ int cr_scan_confirm(struct cr_walk *w, const struct cr_regs *out);
 
 /*
  * A trace-only walk (pc, sp, fp) from start with cached rows only, reading
- * through f (w->mem must be &f->m): the pcs of frames skip..max-1, as
+ * through f (w->mem must be &f->m): the pcs of frames 0..max-1, as
  * cr_unwind would record them, go to out[0..].  Returns the number of frames
- * (skipped ones included) when it reached the outermost frame or max, or
+ * when it reached the outermost frame or max (max > 0), or
  * -CR_ENOINFO as soon as a frame has no row of a simple shape (a frame not
  * cached is decoded into the cache first) or a check fails: then nothing it
  * wrote counts and the caller walks again with cr_unwind.  For callers that
@@ -113,7 +113,7 @@ int cr_scan_confirm(struct cr_walk *w, const struct cr_regs *out);
  */
 struct cr_mem_fast;
 int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_regs *start,
-		      unsigned skip, unsigned max, void **out);
+		      unsigned max, void **out);
 
 #define CR_FRAME_SIGNAL 1	/* pc is exact: the frame was interrupted by a signal */
 #define CR_FRAME_GUESS 2	/* heuristic step (scan, or fp over code that has CFI) */
