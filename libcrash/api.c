@@ -102,14 +102,14 @@ static void bt_sink(struct cr_trace *t, const struct cr_frame *f)
  * caller at the return address (a return address: looked up at pc - 1) and
  * buffer[0] that return address, as glibc backtrace() gives.  No frame of
  * libcrash is walked: a frame of its own would cost every capture one more
- * frame, and a first capture one more FDE to decode.
+ * frame, and a first capture one more FDE to decode.  caller is the stub's
+ * struct, alive until the body returns: read in place, not copied.
  */
 static inline __attribute__((always_inline)) int backtrace_engine(int engine, void **buffer,
 								   int size,
 								   const struct cr_regs *caller)
 {
 	struct cr_mem_fast fast;
-	struct cr_regs regs = *caller;
 	struct cr_walk w;
 	struct bt b = { buffer, size, 0 };
 	struct cr_trace t = { .f = NULL, .sink = bt_sink, .arg = &b };
@@ -122,16 +122,16 @@ static inline __attribute__((always_inline)) int backtrace_engine(int engine, vo
 		return -ENOSYS;
 	if (size <= 0)
 		return 0;
-	cr_walk_live(&w, NULL, regs.r[cr_host->sp], 0);
+	cr_walk_live(&w, NULL, caller->r[cr_host->sp], 0);
 	cr_mem_fast_init(&fast);
 	w.mem = &fast.m;	/* not the crash path: proven pages are read directly */
 	t.max = (unsigned)(size < CR_MAX_FRAMES ? size : CR_MAX_FRAMES);
 	/* Warm: cached simple rows only; else (or on any doubt) the full walk. */
-	if (list[0] == CR_ENG_CFI && (n = cr_cfi_fast_trace(&w, &fast, &regs, t.max, buffer)) >= 0)
+	if (list[0] == CR_ENG_CFI && (n = cr_cfi_fast_trace(&w, &fast, caller, t.max, buffer)) >= 0)
 		return n;
 	b.n = 0;
 	w.mod_ok = 0;
-	cr_unwind(&w, &regs, list, &t);
+	cr_unwind(&w, caller, list, &t);
 	return b.n;
 }
 
