@@ -13,10 +13,10 @@ static int live_module(const struct cr_walk *w, uint64_t pc, struct cr_module *o
 	return cr_module_find(w->mem, pc, out);
 }
 
-static const struct cr_module *live_module_in_place(const struct cr_walk *w, uint64_t pc)
+static int live_module_quick(const struct cr_walk *w, uint64_t pc, struct cr_module *out)
 {
 	(void)w;
-	return cr_module_in_table(pc);
+	return cr_module_quick(pc, out);
 }
 
 /* Crash path only (the crash owner): is pc executable, which stack holds sp. */
@@ -50,7 +50,7 @@ void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exac
 	w->depth = 0;
 	w->exact = (uint8_t)exact;
 	w->find_module = live_module;
-	w->module_in_place = cr_modules_taken() ? live_module_in_place : NULL;
+	w->module_quick = live_module_quick;	/* -CR_ENOSYS without _dl_find_object */
 	w->si.err_addr = 0;
 	w->si.next_exact = 0;
 	w->mod_ok = 0;

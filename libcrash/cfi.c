@@ -192,23 +192,24 @@ static inline __attribute__((always_inline)) const struct cr_cache_slot *slot_fo
  * On a hit no module is looked up: a row cached under the current module's
  * key was found for a pc inside that module (the key, its start and
  * .eh_frame_hdr, is what identifies a module to the cache).  Into another
- * module, w->module_in_place gives it without a copy where it can (the live
- * walk: the install-time table, which _dl_find_object confirms), so a warm
- * capture does not copy a module at each crossing.  So a first
+ * module, w->module_quick gives what the loop needs of it where it can (the
+ * live walk: _dl_find_object alone, no program header read, no copy of a
+ * whole module), so neither a warm nor a first capture parses a module at
+ * each crossing.  So a first
  * capture fills the cache as it goes and stays in the loop, rather than
  * walking everything again.
  */
 static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t lookup, uint64_t old)
 {
 	const struct cr_module *mod;
+	struct cr_module q;
 	struct cr_crow crow;
 	uint64_t key;
 
-	mod = w->module_in_place && lookup >= 4095 ? w->module_in_place(w, lookup) : NULL;
-	if (!mod)
+	if (w->module_quick && lookup >= 4095 && w->module_quick(w, lookup, &q) == 0)
+		mod = q.eh_hdr && q.lo >= 4096 ? &q : NULL;	/* (what trace_module would say) */
+	else
 		mod = trace_module(w, lookup);
-	else if (!mod->eh_hdr || mod->lo < 4096)
-		mod = NULL;	/* (what trace_module would say of it) */
 	if (!mod)
 		return 0;
 	key = cr_module_key(mod);

@@ -38,6 +38,10 @@ extern unsigned long long cr_prev_saved;
 
 void cr_handler(int sig, siginfo_t *si, void *uc);
 
+struct cr_env;
+/* crash_install(NULL) with the environment already read (the constructor). */
+int cr_install_env(const struct cr_env *e);
+
 /*
  * A walk of the live process.  maps != NULL (crash path): executable checks
  * and stack bounds from /proc/self/maps; NULL: from the module table only.

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * crash_install/uninstall: options, output, alternate stack, module table,
- * sigaction.  Everything lazy happens here, before any signal, but the safe
- * reader's probe (mem.c), which its first read does.
+ * crash_install/uninstall: options, output, alternate stack, sigaction.
+ * Everything lazy happens here, before any signal, but the safe reader's
+ * probe (mem.c), which its first read does.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "cfi/cache.h"
 #include "crash-int.h"
@@ -144,7 +144,8 @@ static int validate(const struct crash_options *o)
 	return 0;
 }
 
-int crash_install(const struct crash_options *opts)
+/* crash_install(opts), or with the options of the environment e if opts is NULL. */
+static int install(const struct crash_options *opts, const struct cr_env *e)
 {
 	static char path_buf[4096];
 	struct crash_options env;
@@ -153,9 +154,9 @@ int crash_install(const struct crash_options *opts)
 
 	pthread_mutex_lock(&install_lock);
 	if (!opts) {
-		const char *t = getenv("CRASH_SELFTEST_FAULT"), *c = getenv("CRASH_CACHE");
+		const char *t = e->selftest_fault, *c = e->cache;
 
-		cr_opt_from_env(&env, path_buf, sizeof(path_buf));
+		cr_opt_from_env(&env, e, path_buf, sizeof(path_buf));
 		opts = &env;
 		cr_cfg.selftest_fault = t && cr_strcmp(t, "1") == 0;
 		cr_cache_enabled = !(c && cr_strcmp(c, "0") == 0);	/* benchmarks of the cache */
@@ -168,7 +169,6 @@ int crash_install(const struct crash_options *opts)
 	}
 	if (!opts->no_altstack && (ret = crash_thread_init()) < 0)
 		goto out;
-	cr_modules_snapshot();
 	if (opened_fd >= 0 && opened_fd != fd)
 		cr_sys_close(opened_fd);
 	opened_fd = (opts->fd < 0 && opts->path) ? fd : -1;
@@ -178,14 +178,30 @@ int crash_install(const struct crash_options *opts)
 	cr_cfg.chain = !opts->no_chain;
 	sigs = opts->signals ? opts->signals : CR_DEFAULT_SIGNALS;
 	/* Nothing else is lazy but the safe reader's probe (two system calls at
-	   its first read, AS-safe): the module table was taken above, PLT slots
-	   bound at load (-z now); the CFI row cache fills as walks need it. */
+	   its first read, AS-safe): PLT slots are bound at load (-z now), modules
+	   are looked up lock-free at walk time (module.h), the CFI row cache
+	   fills as walks need it. */
 	restore(installed & ~sigs);	/* signals dropped by this call */
 	ret = set_handlers(sigs);
 	cr_cfg.signals = sigs;
 out:
 	pthread_mutex_unlock(&install_lock);
 	return ret;
+}
+
+int cr_install_env(const struct cr_env *e)
+{
+	return install(NULL, e);
+}
+
+int crash_install(const struct crash_options *opts)
+{
+	struct cr_env e;
+
+	if (opts)
+		return install(opts, NULL);
+	cr_env_read(&e, environ);
+	return install(NULL, &e);
 }
 
 void crash_uninstall(void)

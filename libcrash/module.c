@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <link.h>
 #include <string.h>
 
@@ -8,15 +9,6 @@
 #include "module.h"
 #include "str.h"
 #include "sys.h"
-
-/*
- * Install-time table.  Written only by cr_modules_snapshot() (under the
- * caller's install serialisation) and published with a release store of
- * n_mods; read lock-free afterwards.
- */
-#define MAX_MODS 512
-static struct cr_module mods[MAX_MODS];
-static unsigned n_mods;
 
 /* Widen [*lo, *hi) to a PT_LOAD's memory image. */
 static void load_span(const Elf64_Phdr *ph, uint64_t bias, uint64_t *lo, uint64_t *hi)
@@ -90,7 +82,6 @@ static void copy_path(char *dst, size_t cap, const char *src)
  * dearest step of a start-up.  Published once; readers that find it unset
  * ask the kernel themselves.  AS-safe, lock-free.
  */
-static uint64_t exe_lo;			/* start of the executable in the table, 0: none */
 static char exe_path[256];
 static volatile int exe_state;		/* 0: unknown, 1: being written, 2: set */
 
@@ -111,73 +102,6 @@ void cr_exe_path(char *dst, size_t cap, int fresh)
 		memcpy(exe_path, dst, (size_t)k + 1);
 		__atomic_store_n(&exe_state, 2, __ATOMIC_RELEASE);
 	}
-}
-
-static int snap_one(struct dl_phdr_info *info, size_t size, void *arg)
-{
-	const Elf64_Phdr *ph = info->dlpi_phdr;
-	uint64_t lo = UINT64_MAX, hi = 0;
-	struct cr_module mod;
-	struct cr_mem m;
-
-	(void)size;
-	(void)arg;
-	if (n_mods >= MAX_MODS)
-		return 1;
-	/*
-	 * Install time: the loader's own program headers and the segments it
-	 * mapped are read in place (a buffer over the PT_LOAD span), without a
-	 * system call per page; the notes read lie inside PT_LOADs.
-	 */
-	for (unsigned i = 0; i < info->dlpi_phnum && i < 256; i++)
-		if (ph[i].p_type == PT_LOAD)
-			load_span(&ph[i], info->dlpi_addr, &lo, &hi);
-	if (hi <= lo)
-		return 0;
-	cr_mem_buffer(&m, lo, (const void *)(uintptr_t)lo, hi - lo);
-	if ((uintptr_t)ph < lo || (uintptr_t)(ph + info->dlpi_phnum) > hi)
-		m = cr_mem_self;	/* headers outside the image: the checked reader */
-	if (cr_module_from_phdrs(&m, info->dlpi_addr, (uintptr_t)ph, info->dlpi_phnum, &mod) < 0)
-		return 0;
-	if (info->dlpi_name && info->dlpi_name[0])
-		copy_path(mod.path, sizeof(mod.path), info->dlpi_name);
-	else if (n_mods == 0)
-		exe_lo = mod.lo;	/* its path: cr_exe_path() at first use */
-	/* Insertion sort by lo: the table is searched by binary search. */
-	unsigned i = n_mods;
-	while (i > 0 && mods[i - 1].lo > mod.lo) {
-		mods[i] = mods[i - 1];
-		i--;
-	}
-	mods[i] = mod;
-	n_mods++;
-	return 0;
-}
-
-int cr_modules_snapshot(void)
-{
-	__atomic_store_n(&n_mods, 0, __ATOMIC_RELEASE);
-	exe_lo = 0;
-	dl_iterate_phdr(snap_one, NULL);
-	__atomic_store_n(&n_mods, n_mods, __ATOMIC_RELEASE);
-	return (int)n_mods;
-}
-
-static const struct cr_module *table_find(uint64_t pc)
-{
-	unsigned lo = 0, hi = __atomic_load_n(&n_mods, __ATOMIC_ACQUIRE);
-
-	while (lo < hi) {
-		unsigned mid = lo + (hi - lo) / 2;
-
-		if (pc < mods[mid].lo)
-			hi = mid;
-		else if (pc >= mods[mid].hi)
-			lo = mid + 1;
-		else
-			return &mods[mid];
-	}
-	return NULL;
 }
 
 /*
@@ -275,6 +199,34 @@ static void rt_put(uint64_t key, const struct cr_module *mod)
 }
 
 /*
+ * The executable's program headers from the kernel's auxiliary vector
+ * (AT_PHDR, AT_PHNUM of /proc/self/auxv), for the link map walk: a non-PIE
+ * executable's entry has l_addr 0 and no other way to its headers.  Only
+ * without _dl_find_object (glibc < 2.35), which knows it.  AS-safe.
+ */
+static int exe_phdrs(uint64_t *phdr, unsigned *phnum)
+{
+	uint64_t av[64];
+	long n;
+	int fd;
+
+	*phdr = 0;
+	*phnum = 0;
+	if ((fd = cr_sys_open("/proc/self/auxv", O_RDONLY | O_CLOEXEC, 0)) < 0)
+		return -CR_ENOINFO;
+	/* A few dozen entries: AT_PHDR and AT_PHNUM come early (the kernel's order). */
+	n = cr_sys_read(fd, av, sizeof(av));
+	cr_sys_close(fd);
+	for (long i = 0; i + 1 < (n > 0 ? n / 8 : 0) && av[i] != AT_NULL; i += 2) {
+		if (av[i] == AT_PHDR)
+			*phdr = av[i + 1];
+		else if (av[i] == AT_PHNUM)
+			*phnum = (unsigned)av[i + 1];
+	}
+	return *phdr && *phnum ? 0 : -CR_ENOINFO;
+}
+
+/*
  * A module from its link_map entry: the ELF header sits at the lowest PT_LOAD.
  * Parsed once, then served from the slots above (keyed by entry and base: an
  * unloaded library's entry is not reused for another at the same base).
@@ -294,7 +246,13 @@ static int from_link_map(const struct cr_mem *m, uint64_t lm, uint64_t base, uin
 		return -CR_EFAULT;
 	if (!base)
 		base = l.l_addr;	/* DSOs and PIEs link their first PT_LOAD at 0 */
-	if ((ret = cr_elf_mem_phdrs(m, base, &phdr, &phnum)) < 0)
+	if (base)
+		ret = cr_elf_mem_phdrs(m, base, &phdr, &phnum);
+	else if (lm == (uintptr_t)_r_debug.r_map)
+		ret = exe_phdrs(&phdr, &phnum);	/* a non-PIE executable */
+	else
+		ret = -CR_ENOINFO;
+	if (ret < 0)
 		return ret;
 	if ((ret = cr_module_from_phdrs(m, l.l_addr, phdr, phnum, out)) < 0)
 		return ret;
@@ -316,7 +274,9 @@ int cr_module_find_rdebug(const struct cr_mem *m, uint64_t pc, struct cr_module 
 
 		if (cr_read(m, lm, &l, sizeof(l)) < 0)
 			return -CR_EFAULT;
-		if (l.l_addr && from_link_map(m, lm, 0, pc, out) == 0)
+		/* l_addr 0: a non-PIE executable (the first entry), else nothing
+		   mapped (the loader's placeholders). */
+		if ((l.l_addr || i == 0) && from_link_map(m, lm, 0, pc, out) == 0)
 			return 0;
 		lm = (uintptr_t)l.l_next;
 	}
@@ -328,83 +288,50 @@ int cr_module_find_rdebug(const struct cr_mem *m, uint64_t pc, struct cr_module 
  * glibc documents _dl_find_object as async-signal-safe: readers use a
  * versioned double buffer and never wait for a writer, so a crash inside
  * dlopen/dlclose (with the loader's locks held) cannot deadlock it.
- * The install-time table's entry for pc if the loader still has that module
- * there (fo filled), else NULL.
  */
-static inline __attribute__((always_inline)) const struct cr_module *
-table_dlfo(uint64_t pc, struct dl_find_object *fo)
+int cr_module_quick(uint64_t pc, struct cr_module *out)
 {
-	const struct cr_module *t;
+	struct dl_find_object fo;
 
-	if (_dl_find_object((void *)(uintptr_t)pc, fo) != 0) {
-		fo->dlfo_link_map = NULL;
-		return NULL;
-	}
-	t = table_find(pc);
-	if (t && t->lo == (uintptr_t)fo->dlfo_map_start && fo->dlfo_link_map &&
-	    t->bias == fo->dlfo_link_map->l_addr)
-		return t;
-	return NULL;
+	if (_dl_find_object((void *)(uintptr_t)pc, &fo) != 0 || !fo.dlfo_link_map)
+		return -CR_ENOINFO;
+	out->lo = (uintptr_t)fo.dlfo_map_start;
+	out->hi = (uintptr_t)fo.dlfo_map_end;
+	out->bias = fo.dlfo_link_map->l_addr;
+	out->eh_hdr = (uintptr_t)fo.dlfo_eh_frame;
+	/* Its size is in the program header, not read here: the module's end
+	   bounds it (the search checks the table against it and reads the hdr
+	   through views, cfi/ehframe.c). */
+	out->eh_hdr_len = out->eh_hdr && out->eh_hdr < out->hi ? out->hi - out->eh_hdr : 0;
+	if (out->eh_hdr >= out->hi || out->eh_hdr < out->lo)
+		out->eh_hdr = 0;
+	return 0;
 }
 
 static int find_dlfo(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
 {
 	struct dl_find_object fo;
-	const struct cr_module *t = table_dlfo(pc, &fo);
 
-	if (t) {
-		*out = *t;
-		return 0;
-	}
-	if (!fo.dlfo_link_map)
+	if (_dl_find_object((void *)(uintptr_t)pc, &fo) != 0 || !fo.dlfo_link_map)
 		return -CR_ENOINFO;
 	return from_link_map(m, (uintptr_t)fo.dlfo_link_map, (uintptr_t)fo.dlfo_map_start, pc,
 			     out) < 0 ? -CR_ENOINFO : 0;
 }
-#endif
-
-unsigned cr_modules_taken(void)
-{
-	return __atomic_load_n(&n_mods, __ATOMIC_ACQUIRE);
-}
-
-const struct cr_module *cr_module_in_table(uint64_t pc)
-{
-#ifdef HAVE__DL_FIND_OBJECT
-	struct dl_find_object fo;
-
-	/* (No table: spare the caller a second _dl_find_object.) */
-	if (cr_modules_taken() == 0)
-		return NULL;
-	return table_dlfo(pc, &fo);	/* cr_module_find gives a copy of it */
 #else
-	(void)pc;
-	return NULL;
-#endif
-}
-
-static int find(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
+int cr_module_quick(uint64_t pc, struct cr_module *out)
 {
-	const struct cr_module *t;
+	(void)pc;
+	(void)out;
+	return -CR_ENOSYS;
+}
+#endif
 
+int cr_module_find(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
+{
 #ifdef HAVE__DL_FIND_OBJECT
 	if (find_dlfo(m, pc, out) == 0)
 		return 0;
 #endif
 	/* No _dl_find_object, or it does not know pc (the vDSO, qemu's pages). */
-	t = table_find(pc);
-	if (t) {
-		*out = *t;
-		return 0;
-	}
 	return cr_module_find_rdebug(m, pc, out);
-}
-
-int cr_module_find(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
-{
-	int ret = find(m, pc, out);
-
-	if (ret == 0 && !out->path[0] && exe_lo && out->lo == exe_lo)
-		cr_exe_path(out->path, sizeof(out->path), 0);
-	return ret;
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Loaded modules (executable, shared libraries, vDSO).  A table is taken at
- * install time; at crash time a pc outside it is looked up lock-free with
- * glibc's _dl_find_object (2.35+) or, without it, by walking _r_debug's link
- * map through cr_mem.  Never dl_iterate_phdr or dladdr after install: both
- * take the loader's lock, which the crashed thread may hold.
+ * Loaded modules (executable, shared libraries, vDSO), looked up at the time
+ * of the walk, lock-free: glibc's _dl_find_object (2.35+), else a walk of
+ * _r_debug's link map through cr_mem.  Never dl_iterate_phdr or dladdr: both
+ * take the loader's lock, which the crashed thread may hold.  Nothing is
+ * taken at install (docs/design.md, "Finding modules without the loader's
+ * lock").
  */
 #ifndef CR_MODULE_H
 #define CR_MODULE_H
@@ -21,13 +22,6 @@ struct cr_module {
 	uint8_t build_id[32];
 	char path[256];			/* "" if unknown */
 };
-
-/*
- * Install time (not AS-safe: dl_iterate_phdr): record every loaded module,
- * reading the loader's program headers in place.  The executable's path is
- * left to cr_exe_path() at first use.  Returns the count or -errno.
- */
-int cr_modules_snapshot(void);
 
 /*
  * The executable's path (readlink of /proc/self/exe) into dst, "" if unknown.
@@ -50,16 +44,17 @@ static inline uint64_t cr_module_key(const struct cr_module *mod)
 }
 
 /*
- * The module cr_module_find() gives for pc, in place: the install-time table's
- * entry, if _dl_find_object confirms that the loader still has that module
- * there.  NULL: not known this way (no table, another module, no
- * _dl_find_object): look it up.  For the trace loop, which crosses a few
- * modules each capture and needs only their keys.  AS-safe.
+ * The part of pc's module that the trace loop needs (cr_cfi_fast_trace), from
+ * _dl_find_object alone: lo, hi, bias, eh_hdr, and for eh_hdr_len the bound
+ * of the module's end (its program headers are not read).  The other fields
+ * are left as they were.  lo and hi are the loader's (l_map_start,
+ * l_map_end), which are the PT_LOAD span cr_module_find gives but where the
+ * first PT_LOAD does not start on a page (qemu-user's executables): the cache
+ * keys may then differ, which costs a decode, not a wrong row.  0,
+ * -CR_ENOINFO (not a module the loader knows: the vDSO under some loaders),
+ * -CR_ENOSYS (no _dl_find_object).  AS-safe, lock-free.
  */
-const struct cr_module *cr_module_in_table(uint64_t pc);
-
-/* The number of modules the install-time table holds (0: none taken). */
-unsigned cr_modules_taken(void);
+int cr_module_quick(uint64_t pc, struct cr_module *out);
 
 /*
  * Fill mod from program headers in memory (phdr, phnum, bias): span,

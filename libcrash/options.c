@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-#include <stdlib.h>
 #include <string.h>
 
 #include "options.h"
@@ -116,14 +115,63 @@ static void warn(const char *var, const char *val, const char *why)
 	cr_flush(&o);
 }
 
-void cr_opt_from_env(struct crash_options *opts, char *path_buf, unsigned cap)
+/* s is "CRASH_<name>=value": the value, else NULL. */
+static const char *value_of(const char *s, const char *name)
+{
+	size_t n = cr_strlen(name);
+
+	return cr_strncmp(s + 6, name, n) == 0 && s[6 + n] == '=' ? s + 7 + n : NULL;
+}
+
+void cr_env_read(struct cr_env *e, char *const *envp)
+{
+	memset(e, 0, sizeof(*e));
+	for (; envp && *envp; envp++) {
+		const char *s = *envp, *v;
+		const char **slot;
+
+		if (cr_strncmp(s, "CRASH_", 6) != 0)
+			continue;
+		/* By the letter after "CRASH_": one candidate name each but S. */
+		switch (s[6]) {
+		case 'O':
+			slot = &e->output, v = value_of(s, "OUTPUT");
+			break;
+		case 'E':
+			slot = &e->engine, v = value_of(s, "ENGINE");
+			break;
+		case 'M':
+			slot = &e->max_frames, v = value_of(s, "MAX_FRAMES");
+			break;
+		case 'D':
+			slot = &e->disable, v = value_of(s, "DISABLE");
+			break;
+		case 'C':
+			slot = &e->cache, v = value_of(s, "CACHE");
+			break;
+		case 'S':
+			if ((v = value_of(s, "SIGNALS")))
+				slot = &e->signals;
+			else
+				slot = &e->selftest_fault, v = value_of(s, "SELFTEST_FAULT");
+			break;
+		default:
+			continue;
+		}
+		if (v && !*slot)
+			*slot = v;
+	}
+}
+
+void cr_opt_from_env(struct crash_options *opts, const struct cr_env *e, char *path_buf,
+		     unsigned cap)
 {
 	const char *v, *path = NULL;
 	int fd;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->fd = 2;
-	if ((v = getenv("CRASH_OUTPUT")) && *v) {
+	if ((v = e->output) && *v) {
 		if (cr_opt_output(v, &fd, &path) < 0) {
 			warn("CRASH_OUTPUT", v, "expected stderr, fd:N or a path; using stderr");
 		} else if (path && cr_strlen(path) >= cap) {
@@ -136,16 +184,16 @@ void cr_opt_from_env(struct crash_options *opts, char *path_buf, unsigned cap)
 			opts->fd = fd;
 		}
 	}
-	if ((v = getenv("CRASH_SIGNALS")) && *v && cr_opt_signals(v, &opts->signals) < 0) {
+	if ((v = e->signals) && *v && cr_opt_signals(v, &opts->signals) < 0) {
 		warn("CRASH_SIGNALS", v,
 		     "expected a list like SEGV,ABRT,BUS (no KILL/STOP); using the default set");
 		opts->signals = 0;
 	}
-	if ((v = getenv("CRASH_ENGINE")) && *v && cr_opt_engine(v, &opts->engine) < 0) {
+	if ((v = e->engine) && *v && cr_opt_engine(v, &opts->engine) < 0) {
 		warn("CRASH_ENGINE", v, "expected auto, fp, cfi, scan or all; using auto");
 		opts->engine = CRASH_ENGINE_AUTO;
 	}
-	if ((v = getenv("CRASH_MAX_FRAMES")) && *v && cr_opt_frames(v, &opts->max_frames) < 0) {
+	if ((v = e->max_frames) && *v && cr_opt_frames(v, &opts->max_frames) < 0) {
 		warn("CRASH_MAX_FRAMES", v, "expected a number from 1 to 1024; using 256");
 		opts->max_frames = 0;
 	}

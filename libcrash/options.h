@@ -21,10 +21,30 @@ int cr_opt_engine(const char *s, int *engine);
 int cr_opt_frames(const char *s, int *n);
 
 /*
- * Fill opts from the environment (getenv: install time only).  Each bad value
- * gets one warning line on fd 2 and the default.  *path_buf receives a copy of
- * CRASH_OUTPUT when it is a path.
+ * The CRASH_* variables of an environment, NULL where unset.  Found in one
+ * pass (cr_env_read) instead of a getenv() per name: getenv scans the whole
+ * environment each time, and its code is a page of libc's text that a
+ * process which never calls it would not fault in (docs/performance.md).
  */
-void cr_opt_from_env(struct crash_options *opts, char *path_buf, unsigned cap);
+struct cr_env {
+	const char *output, *signals, *engine, *max_frames;	/* crash_options */
+	const char *disable;		/* CRASH_DISABLE=1: the constructor installs nothing */
+	const char *selftest_fault;	/* CRASH_SELFTEST_FAULT=1 (tests) */
+	const char *cache;		/* CRASH_CACHE=0: no CFI row cache (benchmarks) */
+};
+
+/*
+ * Fill e from envp ("NAME=value" strings, NULL-terminated; NULL: none).  The
+ * first of duplicate names wins, as with getenv.  Bounded by the environment.
+ */
+void cr_env_read(struct cr_env *e, char *const *envp);
+
+/*
+ * Fill opts from e (install time only).  Each bad value gets one warning line
+ * on fd 2 and the default.  *path_buf receives a copy of CRASH_OUTPUT when it
+ * is a path.
+ */
+void cr_opt_from_env(struct crash_options *opts, const struct cr_env *e, char *path_buf,
+		     unsigned cap);
 
 #endif

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* LD_PRELOAD=libcrash.so: install with the environment's options at load time. */
-#include <stdlib.h>
+#include <unistd.h>
 
-#include "crash.h"
+#include "crash-int.h"
+#include "options.h"
 #include "str.h"
 
 __attribute__((constructor)) static void crash_preload(void)
 {
-	const char *v = getenv("CRASH_DISABLE");
+	struct cr_env e;
 
-	if (v && cr_strcmp(v, "1") == 0)
+	cr_env_read(&e, environ);
+	if (e.disable && cr_strcmp(e.disable, "1") == 0)
 		return;
-	crash_install(NULL);
+	cr_install_env(&e);
 }

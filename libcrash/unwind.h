@@ -32,9 +32,10 @@ struct cr_walk {
 					   its rows are read under (cfi/cache.h) */
 	/* Module lookup; NULL: engines that need modules fail with -CR_ENOINFO. */
 	int (*find_module)(const struct cr_walk *w, uint64_t pc, struct cr_module *out);
-	/* Optional: find_module's module for pc in place, without the copy;
-	   NULL if unknown (the trace loop then looks the module up). */
-	const struct cr_module *(*module_in_place)(const struct cr_walk *w, uint64_t pc);
+	/* Optional: what the trace loop needs of pc's module (lo, hi, bias,
+	   eh_hdr, eh_hdr_len; module.h cr_module_quick), without reading its
+	   headers; < 0 if unknown (the trace loop then uses find_module). */
+	int (*module_quick)(const struct cr_walk *w, uint64_t pc, struct cr_module *out);
 	int (*is_exec)(const struct cr_walk *w, uint64_t pc);	/* pc in an executable
 								   mapping? 1/0/-1 unknown */
 	/* Results an engine leaves beside *out (the only part it writes). */

@@ -12,7 +12,7 @@ allowed=$(grep -v '^#' "$LIST" | awk 'NF {print $1}' | sort -u)
 bad=$(comm -23 <(echo "$undef") <(echo "$allowed"))
 is "$bad" "" "every undefined symbol is on the allowlist"
 [ -z "$bad" ] || echo "$bad" | sed 's/^/#   not allowed: /'
-check "no malloc/stdio/dladdr imported" sh -c "! echo '$undef' | grep -qxE 'malloc|calloc|realloc|free|printf|fprintf|snprintf|dladdr|backtrace|fopen|fwrite'"
+check "no malloc/stdio/dladdr/dl_iterate_phdr imported" sh -c "! echo '$undef' | grep -qxE 'malloc|calloc|realloc|free|printf|fprintf|snprintf|dladdr|dl_iterate_phdr|backtrace|fopen|fwrite'"
 
 exports=$($NM -D --defined-only "$so" | awk '$2 ~ /[TWDBR]/ {print $3}' | sed 's/@.*//' | sort -u)
 others=$(echo "$exports" | grep -v '^crash_' | grep -vxE '_init|_fini|_edata|_end|__bss_start' || true)
@@ -60,12 +60,43 @@ fake='0000000000001000 <caller_jal>:
     1050:	lea	0x10(%rip),%rdi        # 2000 <target>'
 is "$(refs target "$fake")" "caller_bl caller_call caller_jal caller_jalr taker " \
 	"references: calls and address computations, not loads or stores"
+# Every function from which a call chain reaches SYMBOL-REGEX (its callers,
+# theirs, and so on), sorted; the compilers inline differently, so the test
+# is on this closure, not on the direct callers alone.
+closure() { # SYMBOL-REGEX [DISASSEMBLY]
+	local re=$1 all="" f new
+	for _ in 1 2 3 4 5 6 7 8; do
+		new=""
+		for f in $(refs "$re" "${2-$dis}"); do
+			case " $all " in *" $f "*) ;; *) all="$all $f"; new=1 ;; esac
+		done
+		[ -z "$new" ] && break
+		re=$(echo $all | tr ' ' '|')
+	done
+	echo $all | tr ' ' '\n' | sort | tr '\n' ' '
+}
+fake2='0000000000001000 <a>:
+    1000:	call	2000 <lockit@plt>
+0000000000001010 <b>:
+    1010:	call	1000 <a>
+0000000000001020 <c>:
+    1020:	jmp	1010 <b>
+0000000000001030 <d>:
+    1030:	mov	0x10(%rip),%rax        # 1000 <a>'
+is "$(closure 'lockit' "$fake2")" "a b c " "closure: callers of callers, not loads"
 if echo "$dis" | grep -q '<crash_install>:$'; then
-	is "$(refs 'dl_iterate_phdr')" "cr_modules_snapshot " "dl_iterate_phdr: only the module snapshot"
-	is "$(refs 'cr_modules_snapshot')" "crash_install " "the snapshot: only crash_install"
-	is "$(refs 'pthread_mutex_lock|pthread_mutex_unlock')" "crash_install crash_uninstall " \
-		"the install lock: only crash_install and crash_uninstall"
-	is "$(refs 'crash_install|crash_uninstall')" "crash_preload " \
+	# The install paths: the constructor, the exported install/uninstall and
+	# what only they call.  Nothing else may reach the loader's or our lock.
+	install_paths=" crash_preload crash_install crash_uninstall cr_install_env install "
+	c=$(closure 'pthread_mutex_lock|pthread_mutex_unlock')
+	bad=""
+	for f in $c; do
+		case "$install_paths" in *" $f "*) ;; *) bad="$bad $f" ;; esac
+	done
+	is "$bad" "" "locking imports: reached from the install paths only ($c)"
+	case " $c " in *" crash_preload "*) ok=1 ;; *) ok=0 ;; esac
+	check "the closure reaches the preload constructor" test $ok = 1
+	is "$(refs 'crash_install|crash_uninstall|cr_install_env')" "crash_preload " \
 		"crash_install/uninstall: only the preload constructor calls them"
 else
 	skip "install-only imports unreachable from the handler" "no disassembler for this target ($OBJDUMP)"

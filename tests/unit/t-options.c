@@ -2,6 +2,8 @@
 /* CRASH_* parsing: every form, every error. */
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "../tap.h"
 #include "options.h"
@@ -54,25 +56,75 @@ int main(void)
 	tap_ok(cr_opt_frames("-5", &n) < 0, "frames negative");
 	tap_ok(cr_opt_frames("12a", &n) < 0, "frames junk");
 
-	/* The environment: good values taken, bad ones defaulted. */
+	/* The environment, read in one pass: exact names, first of duplicates. */
+	struct cr_env env;
+	char *const envp[] = {
+		"PATH=/bin",
+		"CRASH_",			/* no name */
+		"CRASH_O",			/* a prefix of a name */
+		"CRASH_OUTPUT",			/* no '=' */
+		"CRASH_OUTPUTS=x",		/* a longer name */
+		"crash_engine=cfi",		/* names are upper case */
+		"XCRASH_ENGINE=cfi",
+		"CRASH_ENGINE=scan",
+		"CRASH_ENGINE=fp",		/* a duplicate: getenv gives the first */
+		"CRASH_SIGNALS=SEGV,BUS",
+		"CRASH_SELFTEST_FAULT=1",
+		"CRASH_SELFTEST=1",
+		"CRASH_MAX_FRAMES=",		/* set, empty */
+		"CRASH_DISABLE=1",
+		"CRASH_CACHE=0",
+		"CRASH_OUTPUT=fd:5",
+		"CRASH_X=1",
+		NULL,
+	};
+	cr_env_read(&env, envp);
+	tap_ok(env.output && strcmp(env.output, "fd:5") == 0, "env: CRASH_OUTPUT after look-alikes");
+	tap_ok(env.engine && strcmp(env.engine, "scan") == 0, "env: first CRASH_ENGINE wins");
+	tap_ok(env.signals && strcmp(env.signals, "SEGV,BUS") == 0, "env: CRASH_SIGNALS");
+	tap_ok(env.selftest_fault && strcmp(env.selftest_fault, "1") == 0,
+	       "env: CRASH_SELFTEST_FAULT beside CRASH_SIGNALS");
+	tap_ok(env.max_frames && env.max_frames[0] == 0, "env: set but empty");
+	tap_ok(env.disable && strcmp(env.disable, "1") == 0, "env: CRASH_DISABLE");
+	tap_ok(env.cache && strcmp(env.cache, "0") == 0, "env: CRASH_CACHE");
+	char *const none[] = { "CRASH_OUTPUT", "CRASH_OUTPU=1", "HOME=/", NULL };
+	cr_env_read(&env, none);
+	tap_ok(!env.output && !env.signals && !env.engine && !env.max_frames && !env.disable &&
+		       !env.selftest_fault && !env.cache,
+	       "env: nothing set");
+	cr_env_read(&env, NULL);
+	tap_ok(!env.output && !env.disable, "env: no environment");
+	/* The process's own, as crash_install(NULL) reads it. */
+	setenv("CRASH_ENGINE", "all", 1);
+	cr_env_read(&env, environ);
+	tap_ok(env.engine && strcmp(env.engine, "all") == 0, "env: environ");
+	unsetenv("CRASH_ENGINE");
+
+	/* Options from it: good values taken, bad ones defaulted. */
 	struct crash_options o;
 	char buf[256];
 
-	setenv("CRASH_OUTPUT", "fd:9", 1);
-	setenv("CRASH_SIGNALS", "SEGV", 1);
-	setenv("CRASH_ENGINE", "fp", 1);
-	setenv("CRASH_MAX_FRAMES", "12", 1);
-	cr_opt_from_env(&o, buf, sizeof(buf));
+	env = (struct cr_env){ .output = "fd:9", .signals = "SEGV", .engine = "fp",
+			       .max_frames = "12" };
+	cr_opt_from_env(&o, &env, buf, sizeof(buf));
 	tap_ok(o.fd == 9 && o.signals == CRASH_SIGMASK(SIGSEGV) && o.engine == CRASH_ENGINE_FP &&
-		       o.max_frames == 12,
+		       o.max_frames == 12 && !o.path,
 	       "environment read");
-	setenv("CRASH_OUTPUT", "/tmp/x.report", 1);
-	setenv("CRASH_SIGNALS", "BOGUS", 1);
-	setenv("CRASH_ENGINE", "bogus", 1);
-	setenv("CRASH_MAX_FRAMES", "0", 1);
-	cr_opt_from_env(&o, buf, sizeof(buf));
+	env = (struct cr_env){ .output = "/tmp/x.report", .signals = "BOGUS", .engine = "bogus",
+			       .max_frames = "0" };
+	cr_opt_from_env(&o, &env, buf, sizeof(buf));
 	tap_ok(o.fd == -1 && o.path && strcmp(o.path, "/tmp/x.report") == 0, "path from env");
 	tap_ok(o.signals == 0 && o.engine == CRASH_ENGINE_AUTO && o.max_frames == 0,
 	       "bad values give defaults");
+	env = (struct cr_env){ .output = "", .max_frames = "" };
+	cr_opt_from_env(&o, &env, buf, sizeof(buf));
+	tap_ok(o.fd == 2 && !o.path && o.signals == 0 && o.max_frames == 0, "empty values: defaults");
+	char longp[300];
+	memset(longp, 'a', sizeof(longp) - 1);
+	longp[0] = '/';
+	longp[sizeof(longp) - 1] = 0;
+	env = (struct cr_env){ .output = longp };
+	cr_opt_from_env(&o, &env, buf, sizeof(buf));
+	tap_ok(o.fd == 2 && !o.path, "path too long for the buffer: stderr");
 	return tap_done();
 }

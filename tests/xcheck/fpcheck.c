@@ -141,7 +141,6 @@ int main(int argc, char **argv)
 		 : argc > 1 && strcmp(argv[1], "cfi") == 0 ? CRASH_ENGINE_CFI
 							 : CRASH_ENGINE_AUTO;
 	cr_mem_init();
-	cr_modules_snapshot();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = handler;
 	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
