@@ -17,6 +17,14 @@ tests_unit_t_sys_LDADD = $(UNIT_LDADD)
 tests_unit_t_str_LDADD = $(UNIT_LDADD)
 # Unit tests may cast and compare freely.
 tests_unit_t_sym_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
+# t-sym again as a non-PIE executable: bias 0, its ELF header where it was
+# linked (the link map walk finds its program headers through the auxv).
+check_PROGRAMS += tests/unit/t-sym-nopie
+TESTS += tests/unit/t-sym-nopie
+tests_unit_t_sym_nopie_SOURCES = tests/unit/t-sym.c
+tests_unit_t_sym_nopie_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes -fno-pie
+tests_unit_t_sym_nopie_LDFLAGS = -no-pie
+tests_unit_t_sym_nopie_LDADD = $(UNIT_LDADD)
 
 # Integration: real crashes under LD_PRELOAD and via crash_install().
 TESTS += tests/abi/check-symbols.sh tests/crash/run-crash.sh

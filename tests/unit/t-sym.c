@@ -14,6 +14,7 @@
 #include "config.h"
 #include "../tap.h"
 #include "module.h"
+#include "str.h"
 #include "sym.h"
 
 __attribute__((noinline)) static int static_fn(int x)
@@ -45,12 +46,16 @@ static void check_module(const char *what, uint64_t pc)
 	tap_is_u64(mod.lo & ~0xfffull, (uintptr_t)info.dli_fbase, name);
 	snprintf(name, sizeof(name), "%s: has .eh_frame_hdr", what);
 	tap_ok(mod.eh_hdr != 0, name);
-	snprintf(name, sizeof(name), "%s: _r_debug walk agrees", what);
-	if (mod.bias)
-		tap_ok(cr_module_find_rdebug(&cr_mem_self, pc, &mod2) == 0 &&
-			       mod2.bias == mod.bias && mod2.eh_hdr == mod.eh_hdr &&
-			       mod2.build_id_len == mod.build_id_len,
-		       name);
+	/* A non-PIE executable too (bias 0: its headers from the auxv). */
+	snprintf(name, sizeof(name), "%s: _r_debug walk agrees (bias %s)", what,
+		 mod.bias ? "> 0" : "0");
+	tap_ok(cr_module_find_rdebug(&cr_mem_self, pc, &mod2) == 0 && mod2.bias == mod.bias &&
+		       mod2.lo == mod.lo && mod2.hi == mod.hi && mod2.eh_hdr == mod.eh_hdr &&
+		       mod2.eh_hdr_len == mod.eh_hdr_len && mod2.phdr == mod.phdr &&
+		       mod2.build_id_len == mod.build_id_len &&
+		       cr_memeq(mod2.build_id, mod.build_id, mod.build_id_len) &&
+		       cr_strcmp(mod2.path, mod.path) == 0,
+	       name);
 }
 
 /*
