@@ -154,7 +154,7 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 
 	pthread_mutex_lock(&install_lock);
 	if (!opts) {
-		const char *t = e->selftest_fault, *c = e->cache;
+		const char *t = e->v[CR_ENV_SELFTEST_FAULT], *c = e->v[CR_ENV_CACHE];
 
 		cr_opt_from_env(&env, e, path_buf, sizeof(path_buf));
 		opts = &env;

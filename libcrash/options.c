@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 
+#include "common.h"
 #include "options.h"
 #include "out.h"
 #include "sigdesc.h"
@@ -115,51 +116,36 @@ static void warn(const char *var, const char *val, const char *why)
 	cr_flush(&o);
 }
 
-/* s is "CRASH_<name>=value": the value, else NULL. */
-static const char *value_of(const char *s, const char *name)
-{
-	size_t n = cr_strlen(name);
-
-	return cr_strncmp(s + 6, name, n) == 0 && s[6 + n] == '=' ? s + 7 + n : NULL;
-}
+/*
+ * The names after "CRASH_", in the order of CR_ENV_*.  In .data, not .rodata:
+ * the constructor reads them at every start-up, and .data's page is one that
+ * the loader has already written (common.h, CR_INSTALL_DATA), where a first
+ * read of .rodata costs a page fault.  So is the "CRASH_" prefix compared in
+ * code, and no switch here makes a jump table.
+ */
+CR_INSTALL_DATA static char env_names[] =
+	"OUTPUT\0SIGNALS\0ENGINE\0MAX_FRAMES\0DISABLE\0SELFTEST_FAULT\0CACHE";
 
 void cr_env_read(struct cr_env *e, char *const *envp)
 {
 	memset(e, 0, sizeof(*e));
 	for (; envp && *envp; envp++) {
-		const char *s = *envp, *v;
-		const char **slot;
+		const char *s = *envp, *name = env_names;
 
-		if (cr_strncmp(s, "CRASH_", 6) != 0)
+		if (s[0] != 'C' || s[1] != 'R' || s[2] != 'A' || s[3] != 'S' || s[4] != 'H' ||
+		    s[5] != '_')
 			continue;
-		/* By the letter after "CRASH_": one candidate name each but S. */
-		switch (s[6]) {
-		case 'O':
-			slot = &e->output, v = value_of(s, "OUTPUT");
-			break;
-		case 'E':
-			slot = &e->engine, v = value_of(s, "ENGINE");
-			break;
-		case 'M':
-			slot = &e->max_frames, v = value_of(s, "MAX_FRAMES");
-			break;
-		case 'D':
-			slot = &e->disable, v = value_of(s, "DISABLE");
-			break;
-		case 'C':
-			slot = &e->cache, v = value_of(s, "CACHE");
-			break;
-		case 'S':
-			if ((v = value_of(s, "SIGNALS")))
-				slot = &e->signals;
-			else
-				slot = &e->selftest_fault, v = value_of(s, "SELFTEST_FAULT");
-			break;
-		default:
-			continue;
+		s += 6;
+		for (int i = 0; i < CR_ENV_N; i++) {
+			size_t n = cr_strlen(name);
+
+			if (cr_strncmp(s, name, n) == 0 && s[n] == '=') {
+				if (!e->v[i])	/* the first of duplicates, as getenv */
+					e->v[i] = s + n + 1;
+				break;
+			}
+			name += n + 1;
 		}
-		if (v && !*slot)
-			*slot = v;
 	}
 }
 
@@ -171,7 +157,7 @@ void cr_opt_from_env(struct crash_options *opts, const struct cr_env *e, char *p
 
 	memset(opts, 0, sizeof(*opts));
 	opts->fd = 2;
-	if ((v = e->output) && *v) {
+	if ((v = e->v[CR_ENV_OUTPUT]) && *v) {
 		if (cr_opt_output(v, &fd, &path) < 0) {
 			warn("CRASH_OUTPUT", v, "expected stderr, fd:N or a path; using stderr");
 		} else if (path && cr_strlen(path) >= cap) {
@@ -184,16 +170,16 @@ void cr_opt_from_env(struct crash_options *opts, const struct cr_env *e, char *p
 			opts->fd = fd;
 		}
 	}
-	if ((v = e->signals) && *v && cr_opt_signals(v, &opts->signals) < 0) {
+	if ((v = e->v[CR_ENV_SIGNALS]) && *v && cr_opt_signals(v, &opts->signals) < 0) {
 		warn("CRASH_SIGNALS", v,
 		     "expected a list like SEGV,ABRT,BUS (no KILL/STOP); using the default set");
 		opts->signals = 0;
 	}
-	if ((v = e->engine) && *v && cr_opt_engine(v, &opts->engine) < 0) {
+	if ((v = e->v[CR_ENV_ENGINE]) && *v && cr_opt_engine(v, &opts->engine) < 0) {
 		warn("CRASH_ENGINE", v, "expected auto, fp, cfi, scan or all; using auto");
 		opts->engine = CRASH_ENGINE_AUTO;
 	}
-	if ((v = e->max_frames) && *v && cr_opt_frames(v, &opts->max_frames) < 0) {
+	if ((v = e->v[CR_ENV_MAX_FRAMES]) && *v && cr_opt_frames(v, &opts->max_frames) < 0) {
 		warn("CRASH_MAX_FRAMES", v, "expected a number from 1 to 1024; using 256");
 		opts->max_frames = 0;
 	}

@@ -26,11 +26,15 @@ int cr_opt_frames(const char *s, int *n);
  * environment each time, and its code is a page of libc's text that a
  * process which never calls it would not fault in (docs/performance.md).
  */
+enum {
+	CR_ENV_OUTPUT, CR_ENV_SIGNALS, CR_ENV_ENGINE, CR_ENV_MAX_FRAMES,	/* crash_options */
+	CR_ENV_DISABLE,		/* CRASH_DISABLE=1: the constructor installs nothing */
+	CR_ENV_SELFTEST_FAULT,	/* CRASH_SELFTEST_FAULT=1 (tests) */
+	CR_ENV_CACHE,		/* CRASH_CACHE=0: no CFI row cache (benchmarks) */
+	CR_ENV_N
+};
 struct cr_env {
-	const char *output, *signals, *engine, *max_frames;	/* crash_options */
-	const char *disable;		/* CRASH_DISABLE=1: the constructor installs nothing */
-	const char *selftest_fault;	/* CRASH_SELFTEST_FAULT=1 (tests) */
-	const char *cache;		/* CRASH_CACHE=0: no CFI row cache (benchmarks) */
+	const char *v[CR_ENV_N];	/* the value of CRASH_<name>, NULL if unset */
 };
 
 /*

@@ -11,7 +11,7 @@ __attribute__((constructor)) static void crash_preload(void)
 	struct cr_env e;
 
 	cr_env_read(&e, environ);
-	if (e.disable && cr_strcmp(e.disable, "1") == 0)
+	if (e.v[CR_ENV_DISABLE] && cr_strcmp(e.v[CR_ENV_DISABLE], "1") == 0)
 		return;
 	cr_install_env(&e);
 }

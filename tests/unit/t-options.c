@@ -79,51 +79,51 @@ int main(void)
 		NULL,
 	};
 	cr_env_read(&env, envp);
-	tap_ok(env.output && strcmp(env.output, "fd:5") == 0, "env: CRASH_OUTPUT after look-alikes");
-	tap_ok(env.engine && strcmp(env.engine, "scan") == 0, "env: first CRASH_ENGINE wins");
-	tap_ok(env.signals && strcmp(env.signals, "SEGV,BUS") == 0, "env: CRASH_SIGNALS");
-	tap_ok(env.selftest_fault && strcmp(env.selftest_fault, "1") == 0,
+	tap_ok(env.v[CR_ENV_OUTPUT] && strcmp(env.v[CR_ENV_OUTPUT], "fd:5") == 0, "env: CRASH_OUTPUT after look-alikes");
+	tap_ok(env.v[CR_ENV_ENGINE] && strcmp(env.v[CR_ENV_ENGINE], "scan") == 0, "env: first CRASH_ENGINE wins");
+	tap_ok(env.v[CR_ENV_SIGNALS] && strcmp(env.v[CR_ENV_SIGNALS], "SEGV,BUS") == 0, "env: CRASH_SIGNALS");
+	tap_ok(env.v[CR_ENV_SELFTEST_FAULT] && strcmp(env.v[CR_ENV_SELFTEST_FAULT], "1") == 0,
 	       "env: CRASH_SELFTEST_FAULT beside CRASH_SIGNALS");
-	tap_ok(env.max_frames && env.max_frames[0] == 0, "env: set but empty");
-	tap_ok(env.disable && strcmp(env.disable, "1") == 0, "env: CRASH_DISABLE");
-	tap_ok(env.cache && strcmp(env.cache, "0") == 0, "env: CRASH_CACHE");
+	tap_ok(env.v[CR_ENV_MAX_FRAMES] && env.v[CR_ENV_MAX_FRAMES][0] == 0, "env: set but empty");
+	tap_ok(env.v[CR_ENV_DISABLE] && strcmp(env.v[CR_ENV_DISABLE], "1") == 0, "env: CRASH_DISABLE");
+	tap_ok(env.v[CR_ENV_CACHE] && strcmp(env.v[CR_ENV_CACHE], "0") == 0, "env: CRASH_CACHE");
 	char *const none[] = { "CRASH_OUTPUT", "CRASH_OUTPU=1", "HOME=/", NULL };
 	cr_env_read(&env, none);
-	tap_ok(!env.output && !env.signals && !env.engine && !env.max_frames && !env.disable &&
-		       !env.selftest_fault && !env.cache,
+	tap_ok(!env.v[CR_ENV_OUTPUT] && !env.v[CR_ENV_SIGNALS] && !env.v[CR_ENV_ENGINE] && !env.v[CR_ENV_MAX_FRAMES] && !env.v[CR_ENV_DISABLE] &&
+		       !env.v[CR_ENV_SELFTEST_FAULT] && !env.v[CR_ENV_CACHE],
 	       "env: nothing set");
 	cr_env_read(&env, NULL);
-	tap_ok(!env.output && !env.disable, "env: no environment");
+	tap_ok(!env.v[CR_ENV_OUTPUT] && !env.v[CR_ENV_DISABLE], "env: no environment");
 	/* The process's own, as crash_install(NULL) reads it. */
 	setenv("CRASH_ENGINE", "all", 1);
 	cr_env_read(&env, environ);
-	tap_ok(env.engine && strcmp(env.engine, "all") == 0, "env: environ");
+	tap_ok(env.v[CR_ENV_ENGINE] && strcmp(env.v[CR_ENV_ENGINE], "all") == 0, "env: environ");
 	unsetenv("CRASH_ENGINE");
 
 	/* Options from it: good values taken, bad ones defaulted. */
 	struct crash_options o;
 	char buf[256];
 
-	env = (struct cr_env){ .output = "fd:9", .signals = "SEGV", .engine = "fp",
-			       .max_frames = "12" };
+	env = (struct cr_env){ .v = { [CR_ENV_OUTPUT] = "fd:9", [CR_ENV_SIGNALS] = "SEGV",
+				      [CR_ENV_ENGINE] = "fp", [CR_ENV_MAX_FRAMES] = "12" } };
 	cr_opt_from_env(&o, &env, buf, sizeof(buf));
 	tap_ok(o.fd == 9 && o.signals == CRASH_SIGMASK(SIGSEGV) && o.engine == CRASH_ENGINE_FP &&
 		       o.max_frames == 12 && !o.path,
 	       "environment read");
-	env = (struct cr_env){ .output = "/tmp/x.report", .signals = "BOGUS", .engine = "bogus",
-			       .max_frames = "0" };
+	env = (struct cr_env){ .v = { [CR_ENV_OUTPUT] = "/tmp/x.report", [CR_ENV_SIGNALS] = "BOGUS",
+				      [CR_ENV_ENGINE] = "bogus", [CR_ENV_MAX_FRAMES] = "0" } };
 	cr_opt_from_env(&o, &env, buf, sizeof(buf));
 	tap_ok(o.fd == -1 && o.path && strcmp(o.path, "/tmp/x.report") == 0, "path from env");
 	tap_ok(o.signals == 0 && o.engine == CRASH_ENGINE_AUTO && o.max_frames == 0,
 	       "bad values give defaults");
-	env = (struct cr_env){ .output = "", .max_frames = "" };
+	env = (struct cr_env){ .v = { [CR_ENV_OUTPUT] = "", [CR_ENV_MAX_FRAMES] = "" } };
 	cr_opt_from_env(&o, &env, buf, sizeof(buf));
 	tap_ok(o.fd == 2 && !o.path && o.signals == 0 && o.max_frames == 0, "empty values: defaults");
 	char longp[300];
 	memset(longp, 'a', sizeof(longp) - 1);
 	longp[0] = '/';
 	longp[sizeof(longp) - 1] = 0;
-	env = (struct cr_env){ .output = longp };
+	env = (struct cr_env){ .v = { [CR_ENV_OUTPUT] = longp } };
 	cr_opt_from_env(&o, &env, buf, sizeof(buf));
 	tap_ok(o.fd == 2 && !o.path, "path too long for the buffer: stderr");
 	return tap_done();
