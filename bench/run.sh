@@ -13,7 +13,7 @@ REF=$(cd "$B/bench" && pwd)/refhandler.so
 EMPTY=$(cd "$B/bench" && pwd)/empty.so
 DEMO=$B/demo/crashme
 K=20
-RUNS=400	# paired runs of each wall-time row: a few milliseconds each
+RUNS=1000	# paired runs of each wall-time row: a few milliseconds each
 
 ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
 	sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
