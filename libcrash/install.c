@@ -47,7 +47,9 @@ _Static_assert(sizeof(sigset_t) >= sizeof(uint64_t), "sigset_t holds signals 1-6
  */
 #define ALT_GUARD (64 * 1024)
 
-int crash_thread_init(void)
+/* crash_thread_init(), called by install without going through the GOT (the
+   exported name is interposable: the loader would have to bind it). */
+static int thread_init(void)
 {
 	stack_t cur, ss;
 	long r;
@@ -73,6 +75,11 @@ int crash_thread_init(void)
 unmap:
 	cr_sys_munmap(p, ALT_GUARD + ALT_SIZE);
 	return ret;
+}
+
+int crash_thread_init(void)
+{
+	return thread_init();
 }
 
 static int open_output(const struct crash_options *o)
@@ -167,7 +174,7 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 		ret = fd;
 		goto out;
 	}
-	if (!opts->no_altstack && (ret = crash_thread_init()) < 0)
+	if (!opts->no_altstack && (ret = thread_init()) < 0)
 		goto out;
 	if (opened_fd >= 0 && opened_fd != fd)
 		cr_sys_close(opened_fd);
