@@ -293,18 +293,30 @@ int cr_module_quick(uint64_t pc, struct cr_module *out)
 {
 	struct dl_find_object fo;
 
+	uint64_t lo, hi, eh;
+
 	if (_dl_find_object((void *)(uintptr_t)pc, &fo) != 0 || !fo.dlfo_link_map)
 		return -CR_ENOINFO;
-	out->lo = (uintptr_t)fo.dlfo_map_start;
-	out->hi = (uintptr_t)fo.dlfo_map_end;
+	lo = (uintptr_t)fo.dlfo_map_start;
+	hi = (uintptr_t)fo.dlfo_map_end;
+	eh = (uintptr_t)fo.dlfo_eh_frame;
+	/*
+	 * Libraries are mapped by the loader, whose span this is.  The main
+	 * program is mapped by the kernel (or qemu-user), and there the span
+	 * can be short or odd: under qemu-user aarch64 it ends with the first
+	 * segment, under loongarch64 it starts at no page.  Where it does not
+	 * hold pc and the tables, the caller reads the headers instead.
+	 */
+	if (!eh || (lo & 4095) || pc < lo || pc >= hi || eh < lo || eh >= hi)
+		return -CR_ENOINFO;
+	out->lo = lo;
+	out->hi = hi;
 	out->bias = fo.dlfo_link_map->l_addr;
-	out->eh_hdr = (uintptr_t)fo.dlfo_eh_frame;
-	/* Its size is in the program header, not read here: the module's end
+	out->eh_hdr = eh;
+	/* Its size is in the program header, not read here: the span's end
 	   bounds it (the search checks the table against it and reads the hdr
 	   through views, cfi/ehframe.c). */
-	out->eh_hdr_len = out->eh_hdr && out->eh_hdr < out->hi ? out->hi - out->eh_hdr : 0;
-	if (out->eh_hdr >= out->hi || out->eh_hdr < out->lo)
-		out->eh_hdr = 0;
+	out->eh_hdr_len = hi - eh;
 	return 0;
 }
 

@@ -46,13 +46,13 @@ static inline uint64_t cr_module_key(const struct cr_module *mod)
 /*
  * The part of pc's module that the trace loop needs (cr_cfi_fast_trace), from
  * _dl_find_object alone: lo, hi, bias, eh_hdr, and for eh_hdr_len the bound
- * of the module's end (its program headers are not read).  The other fields
- * are left as they were.  lo and hi are the loader's (l_map_start,
- * l_map_end), which are the PT_LOAD span cr_module_find gives but where the
- * first PT_LOAD does not start on a page (qemu-user's executables): the cache
- * keys may then differ, which costs a decode, not a wrong row.  0,
- * -CR_ENOINFO (not a module the loader knows: the vDSO under some loaders),
- * -CR_ENOSYS (no _dl_find_object).  AS-safe, lock-free.
+ * of the span's end (its program headers are not read).  The other fields
+ * are left as they were.  For a library the span is the loader's, the same
+ * as cr_module_find's; for the main program it may be shorter (qemu-user),
+ * and where it does not hold pc and .eh_frame_hdr this gives -CR_ENOINFO.
+ * 0, -CR_ENOINFO (also: no .eh_frame_hdr, or a module the loader does not
+ * know: the vDSO under some loaders), -CR_ENOSYS (no _dl_find_object): then
+ * cr_module_find.  AS-safe, lock-free.
  */
 int cr_module_quick(uint64_t pc, struct cr_module *out);
 

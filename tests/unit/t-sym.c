@@ -83,43 +83,53 @@ static void check_quick(void)
 	uintptr_t pcs[] = { (uintptr_t)&static_fn, libc_fn("strlen"), (uintptr_t)&cr_module_find };
 	const char *what[] = { "executable", "libc", "this test's own code" };
 	struct cr_module q, mod;
-	int have = 0, same = 0;
+	int have = 0;
 
 #ifdef HAVE__DL_FIND_OBJECT
 	have = 1;
 #endif
 	for (unsigned i = 0; i < sizeof(pcs) / sizeof(pcs[0]); i++) {
-		char name[96];
-		int r;
+		char name[128];
+		int r, lib = i == 1;
 
 		memset(&q, 0xa5, sizeof(q));
 		r = cr_module_quick(pcs[i], &q);
 		snprintf(name, sizeof(name), "quick: %s: %s", what[i],
-			 have ? "the span, bias and tables cr_module_find gives"
-			      : "-CR_ENOSYS without _dl_find_object");
+			 !have ? "-CR_ENOSYS without _dl_find_object"
+			 : lib ? "the span, bias and tables cr_module_find gives"
+			       : "those of cr_module_find, the span's end at most its, or no answer");
 		if (!have) {
 			tap_ok(r == -CR_ENOSYS, name);
 			continue;
 		}
-		if (r != 0 || cr_module_find(&cr_mem_self, pcs[i], &mod) != 0) {
+		if (cr_module_find(&cr_mem_self, pcs[i], &mod) != 0 || (r != 0 && r != -CR_ENOINFO) ||
+		    (r != 0 && lib)) {
 			tap_ok(0, name);
 			continue;
 		}
-		/* The loader's start is the PT_LOAD span's but where the first
-		   PT_LOAD does not start on a page (qemu-user's executable on
-		   loongarch64): then only the tables and the bias must agree. */
-		same += q.lo == mod.lo;
-		tap_ok(q.eh_hdr == mod.eh_hdr && mod.eh_hdr && q.bias == mod.bias && q.hi == mod.hi &&
-			       (q.lo == mod.lo || i == 0) && pcs[i] >= q.lo && pcs[i] < q.hi &&
-			       q.eh_hdr_len >= mod.eh_hdr_len && q.eh_hdr + q.eh_hdr_len == q.hi &&
-			       (q.lo != mod.lo || cr_module_key(&q) == cr_module_key(&mod)),
-		       name);
+		if (r != 0) {	/* the main program's span as qemu-user leaves it */
+			tap_ok((unsigned char)q.path[0] == 0xa5 && q.lo == 0xa5a5a5a5a5a5a5a5ull, name);
+			continue;
+		}
+		if (!tap_ok(q.eh_hdr == mod.eh_hdr && mod.eh_hdr && q.bias == mod.bias &&
+				    q.lo == mod.lo && (lib ? q.hi == mod.hi : q.hi <= mod.hi) &&
+				    pcs[i] >= q.lo && pcs[i] < q.hi && q.eh_hdr_len >= mod.eh_hdr_len &&
+				    q.eh_hdr + q.eh_hdr_len == q.hi &&
+				    cr_module_key(&q) == cr_module_key(&mod),
+			    name))
+			printf("# quick lo %llx hi %llx bias %llx eh %llx+%llx; find lo %llx hi %llx "
+			       "bias %llx eh %llx+%llx; pc %llx\n",
+			       (unsigned long long)q.lo, (unsigned long long)q.hi,
+			       (unsigned long long)q.bias, (unsigned long long)q.eh_hdr,
+			       (unsigned long long)q.eh_hdr_len, (unsigned long long)mod.lo,
+			       (unsigned long long)mod.hi, (unsigned long long)mod.bias,
+			       (unsigned long long)mod.eh_hdr, (unsigned long long)mod.eh_hdr_len,
+			       (unsigned long long)pcs[i]);
 		/* The fields it does not fill are left as they were. */
 		tap_ok(q.dynamic == 0xa5a5a5a5a5a5a5a5ull && q.build_id_len == 0xa5 &&
 			       (unsigned char)q.path[0] == 0xa5,
 		       "quick: the other fields untouched");
 	}
-	tap_ok(!have || same >= 2, "quick: same start as cr_module_find for libraries");
 	tap_ok(cr_module_quick(0x1000, &q) < 0, "quick: no module at 0x1000");
 
 	/* Loaded now: found, by both.  libresolv: neither this test nor a
