@@ -46,11 +46,11 @@ row() { # NAME ENV BIN METHOD
 	read -r w128 _ <<<"$(warm "$e" "$b" "$m" 128)"
 	echo "| $name | $w8 | $w32 | $w128 | $(( (w128 - w8) / 120 )) | $c | $(wall "$e" "$b" "$m") |"
 }
-# CRASH_DISABLE=1: no crash_install(), so the first capture is really cold
-# (crash_install warms the lazy paths and the cache on purpose).
+# CRASH_DISABLE=1: no crash_install(), so the first capture is really cold.
 row "libcrash crash_backtrace_with(CFI)" "CRASH_DISABLE=1" "$BT" cfi
-# Installed (the preload constructor ran): the module table is taken, as it
-# is for a crash; the row cache starts empty all the same.
+# Installed (the preload constructor ran), as it is for a crash: install
+# takes nothing about modules (docs/design.md), and the row cache starts
+# empty all the same, so this first capture should equal the one above.
 row "libcrash CFI after crash_install (what a crash has)" "CRASH_BENCH=1" "$BT" cfi
 row "libcrash crash_backtrace() (auto)" "CRASH_DISABLE=1" "$BT" auto
 row "libcrash CFI, row cache off (CRASH_CACHE=0)" "CRASH_CACHE=0" "$BT" cfi

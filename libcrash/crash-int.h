@@ -44,7 +44,7 @@ int cr_install_env(const struct cr_env *e);
 
 /*
  * A walk of the live process.  maps != NULL (crash path): executable checks
- * and stack bounds from /proc/self/maps; NULL: from the module table only.
+ * and stack bounds from /proc/self/maps; NULL: from the modules alone.
  */
 void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exact);
 

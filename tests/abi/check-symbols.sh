@@ -33,12 +33,14 @@ dis=$($OBJDUMP -d --no-show-raw-insn "$so" 2>/dev/null || true)
 # registers it tracks: on a load or store (riscv64 objdump once named
 # crash_uninstall on a byte load through a pointer getenv returned) it is
 # never a call, so it is not counted; on a jalr (riscv64's auipc + jalr
-# call) or an address computation it is.
+# call) or an address computation it is, but aarch64's adrp, which gives a
+# 4 KiB page's address and names whatever symbol starts that page.
 refs() {
 	printf '%s\n' "${2-$dis}" | awk -v re="^<($1)(@plt)?>\$" '
 		/^[0-9a-f]+ <.*>:$/ {f = $2; next}
 		$NF !~ re {next}
 		/#/ && $2 ~ /^(l[bhwd]u?|s[bhwd]|fl[wd]|fs[wd]|ld[rp].*|st[rp].*|ld\.[bhwd]u?|st\.[bhwd]|ldptr\..*|stptr\..*|mov[a-z]*)$/ {next}
+		$2 == "adrp" {next}
 		{sub(/^</, "", f); sub(/>:$/, "", f); sub(/\..*/, "", f); print f}' |
 		sort -u | tr '\n' ' '
 }
@@ -57,7 +59,9 @@ fake='0000000000001000 <caller_jal>:
 0000000000001040 <caller_call>:
     1040:	call	2000 <target@plt>
 0000000000001050 <taker>:
-    1050:	lea	0x10(%rip),%rdi        # 2000 <target>'
+    1050:	lea	0x10(%rip),%rdi        # 2000 <target>
+0000000000001060 <pager>:
+    1060:	adrp	x5, 2000 <target>'
 is "$(refs target "$fake")" "caller_bl caller_call caller_jal caller_jalr taker " \
 	"references: calls and address computations, not loads or stores"
 # Every function from which a call chain reaches SYMBOL-REGEX (its callers,
