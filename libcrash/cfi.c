@@ -206,8 +206,10 @@ static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t looku
 	struct cr_crow crow;
 	uint64_t key;
 
+	/* module_quick answers only for a module with .eh_frame_hdr (module.h);
+	   page 0 never holds one (what trace_module says). */
 	if (w->module_quick && lookup >= 4095 && w->module_quick(w, lookup, &q) == 0)
-		mod = q.eh_hdr && q.lo >= 4096 ? &q : NULL;	/* (what trace_module would say) */
+		mod = q.lo >= 4096 ? &q : NULL;
 	else
 		mod = trace_module(w, lookup);
 	if (!mod)
