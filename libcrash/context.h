@@ -6,6 +6,8 @@
 #ifndef CR_CONTEXT_H
 #define CR_CONTEXT_H
 
+#include <signal.h>
+
 #include "mem.h"
 #include "regs.h"
 
@@ -36,6 +38,36 @@ int cr_backtrace_at(void **buffer, int size, long unused, const struct cr_regs *
  * on in's stack.  0, -CR_ENOINFO (not a trampoline), -CR_EFAULT.  AS-safe.
  */
 int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs *out);
+
+/*
+ * The address of the siginfo_t of the kernel's signal frame whose trampoline
+ * frame has this pc and (exact) sp, the sp a handler returns to it with.
+ * 0 or -CR_ENOINFO (pc is no trampoline).  AS-safe.
+ */
+int cr_sigframe_info(const struct cr_mem *m, uint64_t pc, uint64_t sp, uint64_t *info);
+
+/*
+ * The handler libcrash installs (arch/<host>/entry.S): it tail-calls
+ * cr_handler(sig, si, uc, entry_sp, entry_ra) with the sp and the return
+ * address it was entered with.
+ */
+void cr_sigentry(int sig, siginfo_t *si, void *uc);
+
+/*
+ * Was the handler entered by the kernel's signal delivery?  1 if entry_ra is
+ * the sigreturn trampoline and si and uc are where this arch's rt_sigframe
+ * puts them relative to entry_sp; 0 if not (another handler called ours, with
+ * whatever arguments).  Reads entry_ra's code through m, never si or uc.
+ * AS-safe.
+ */
+int cr_ctx_from_kernel(const struct cr_mem *m, const void *si, const void *uc, uint64_t entry_sp,
+		       uint64_t entry_ra);
+
+/*
+ * Call fn(arg) with the stack pointer at top (rounded down to the ABI's
+ * alignment), and return on the caller's stack (arch/<host>/entry.S).
+ */
+void cr_on_stack(void (*fn)(void *), void *arg, void *top);
 
 /* Registers of the report that are no DWARF column (flags, fault details). */
 struct cr_extra {

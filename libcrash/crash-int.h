@@ -4,6 +4,7 @@
 #define CR_CRASH_INT_H
 
 #include <signal.h>
+#include <stdint.h>
 
 #include "crash.h"
 #include "maps.h"
@@ -14,7 +15,8 @@ struct cr_config {
 	int engine;			/* enum crash_engine */
 	unsigned max_frames;
 	unsigned long long signals;
-	int chain;			/* call previous handlers */
+	int chain;			/* call the application's handlers (disp.h) */
+	int thread_altstack;		/* an alternate stack for every new thread */
 	int selftest_fault;		/* CRASH_SELFTEST_FAULT=1: fault inside the handler
 					   after the report (tests of the nested-fault path) */
 };
@@ -22,21 +24,17 @@ struct cr_config {
 extern struct cr_config cr_cfg;
 
 /*
- * The previous disposition of each signal (first install), for chaining and
- * for crash_uninstall(): a struct sigaction holds a 128-byte sigset_t, and 65
- * of them were 10 KiB, three pages to write at install; this is 2 KiB in
- * .data (CR_INSTALL_DATA).
+ * The signal handler, entered through cr_sigentry (arch/<host>/entry.S) with
+ * the sp and return address it was entered with (context.h
+ * cr_ctx_from_kernel).
  */
-struct cr_prev {
-	void (*handler)(int);				/* sa_handler, or */
-	void (*action)(int, siginfo_t *, void *);	/* sa_sigaction (SA_SIGINFO) */
-	uint64_t mask;					/* sa_mask: signal n is bit n - 1 */
-	int flags;					/* sa_flags */
-};
-extern struct cr_prev cr_prev[65];
-extern unsigned long long cr_prev_saved;
+void cr_handler(int sig, siginfo_t *si, void *uc, uint64_t entry_sp, uint64_t entry_ra);
 
-void cr_handler(int sig, siginfo_t *si, void *uc);
+/*
+ * Tests only (tests/crash/stackuse.c): run reports on [lo, lo + size) instead
+ * of libcrash's own stack, so the test can see how much of it they used.
+ */
+void cr_report_stack_set(void *lo, size_t size);
 
 struct cr_env;
 /* crash_install(NULL) with the environment already read (the constructor). */

@@ -1,17 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The signal handler: capture -> unwind -> report -> chain or re-raise.
+ * The signal handler (docs/design.md, "Living with other handlers"):
+ *
+ *   1. the application's handler first, if it has one (disp.h), on the
+ *      stack and with the mask the kernel chose for it: if it recovers
+ *      (siglongjmp, or returns after fixing the context), that is all;
+ *   2. otherwise (no handler, or it let the process die: SIG_DFL and a
+ *      re-fault, abort()): prove the kernel called us, report on libcrash's
+ *      own stack, and die by the signal as without libcrash;
+ *   3. called by another handler instead of the kernel: report once from our
+ *      own registers, without reading si or uc, and return to that caller.
+ *
  * Between the signal and the re-raise: no malloc, stdio or locks; every
  * memory read through cr_mem; every loop bounded.
  */
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 
 #include "context.h"
 #include "crash-int.h"
+#include "disp.h"
 #include "report.h"
 #include "sys.h"
+
+extern int cr_glibc_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+	__asm__("__sigaction");
 
 /* tid of the thread that is reporting, 0 if none. */
 static volatile int crash_owner;
@@ -21,13 +36,47 @@ static struct cr_out crash_out;
 
 #define WAIT_MS 30000	/* how long another crashing thread waits for the report */
 
+/*
+ * libcrash's own stack for the report, mapped at the first report: the stack
+ * the signal arrived on may be an application's 8 KiB alternate stack, a
+ * 16 KiB thread stack or nearly full.  Only the crash owner uses it.  The
+ * guard below is 64 KiB, the largest page size of the four ABIs.
+ */
+#define REPORT_STACK (128 * 1024)
+#define REPORT_GUARD (64 * 1024)
+static char *report_stack;	/* the mapping's start (guard first); NULL: not yet */
+
+/* Top of libcrash's report stack, or NULL (no memory: the report runs where it is). */
+static void *report_stack_top(void)
+{
+	if (!report_stack) {
+		long r = cr_sys_mmap(NULL, REPORT_GUARD + REPORT_STACK, PROT_READ | PROT_WRITE,
+				     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+
+		if (cr_sys_failed(r))
+			return NULL;
+		if (cr_sys_mprotect((void *)r, REPORT_GUARD, PROT_NONE) < 0) {
+			cr_sys_munmap((void *)r, REPORT_GUARD + REPORT_STACK);
+			return NULL;
+		}
+		report_stack = (char *)r;
+	}
+	return report_stack + REPORT_GUARD + REPORT_STACK;
+}
+
+void cr_report_stack_set(void *lo, size_t size)
+{
+	/* Tests (tests/crash/stackuse.c): a stack they can inspect afterwards. */
+	report_stack = (char *)lo + size - REPORT_STACK - REPORT_GUARD;
+}
+
 static void set_default(int sig)
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));	/* an empty sa_mask: glibc's sigemptyset() clears it so */
 	sa.sa_handler = SIG_DFL;
-	sigaction(sig, &sa, NULL);
+	cr_glibc_sigaction(sig, &sa, NULL);
 }
 
 /* Deliver sig with its default action once the handler returns (or now if unblocked). */
@@ -88,33 +137,6 @@ static void nested(int sig)
 	reraise(sig, NULL, 1);
 }
 
-static void chain(int sig, siginfo_t *si, void *uc)
-{
-	const struct cr_prev *prev = &cr_prev[sig];
-	int is_fn = (prev->flags & SA_SIGINFO) ? prev->action != NULL
-					       : (prev->handler != SIG_DFL && prev->handler != SIG_IGN);
-
-	if (cr_cfg.chain && is_fn) {
-		/* The application may recover (or longjmp): let others report again. */
-		__atomic_store_n(&crash_owner, 0, __ATOMIC_RELEASE);
-		if (prev->flags & SA_SIGINFO)
-			prev->action(sig, si, uc);
-		else
-			prev->handler(sig);
-		return;
-	}
-	if (prev->handler == SIG_IGN && !(prev->flags & SA_SIGINFO) && !refaults(sig, si)) {
-		/* Ignored before us: a sent signal goes on being ignored. */
-		__atomic_store_n(&crash_owner, 0, __ATOMIC_RELEASE);
-		return;
-	}
-	/* Keep crash_owner: the process dies, no other thread reports. */
-	if (refaults(sig, si))
-		set_default(sig);	/* returning re-executes the fault: the kernel's own */
-	else
-		reraise(sig, uc, 0);
-}
-
 /* Another thread is reporting: wait (bounded), then report ourselves if it let go. */
 static int wait_turn(int tid)
 {
@@ -131,22 +153,36 @@ static int wait_turn(int tid)
 	return 0;
 }
 
-static void report(int sig, siginfo_t *si, void *uc)
+struct job {
+	int sig;
+	const siginfo_t *si;	/* NULL: called by other code, no signal context */
+	void *uc;		/* NULL: then own holds the registers to start from */
+	const struct cr_regs *own;
+};
+
+/* The report, on libcrash's stack (cr_on_stack). */
+static void report_body(void *p)
 {
+	const struct job *j = p;
 	struct cr_regs regs;
 	struct cr_extra extra;
 	struct cr_crash c;
 
-	cr_regs_from_ucontext(uc, &regs);
-	cr_ctx_extra(uc, &extra);
-	c.sig = sig;
-	c.si = si;
+	if (j->uc) {
+		cr_regs_from_ucontext(j->uc, &regs);
+		cr_ctx_extra(j->uc, &extra);
+	} else {
+		regs = *j->own;
+		extra.n = 0;
+	}
+	c.sig = j->sig;
+	c.si = j->si;
 	c.regs = &regs;
 	c.extra = &extra;
 	c.maps = cr_maps_open(&crash_maps) > 0 ? &crash_maps : NULL;
 	c.engine = cr_cfg.engine;
 	c.max_frames = cr_cfg.max_frames;
-	c.exact = 1;
+	c.exact = j->uc != NULL;
 	cr_out_init(&crash_out, cr_cfg.fd);
 	cr_report(&crash_out, &c);
 	cr_maps_close(&crash_maps);
@@ -155,31 +191,114 @@ static void report(int sig, siginfo_t *si, void *uc)
 }
 
 /*
- * errno is not saved: nothing here writes it.  System calls are made raw
- * (sys.h); glibc's sigaction() writes errno only when it fails, which it
- * cannot for a signal we caught; _dl_find_object() does not touch it.
+ * Take the crash lock and report.  0: reported; -1: no report (another thread
+ * never let go).  own: the registers to walk from when there is no uc.
  */
-void cr_handler(int sig, siginfo_t *si, void *uc)
+static int report(int sig, const siginfo_t *si, void *uc, const struct cr_regs *own)
 {
+	/* A fault in the report must reach us (nested), whatever the mask the
+	   application's handler left: these are the signals a fault raises. */
+	uint64_t faults = CR_SIGBIT(SIGSEGV) | CR_SIGBIT(SIGBUS) | CR_SIGBIT(SIGILL) |
+			  CR_SIGBIT(SIGFPE) | CR_SIGBIT(SIGTRAP);
+	struct job j = { sig, si, uc, own };
 	int tid = cr_sys_gettid(), owner = 0;
+	void *top;
 
 	if (!__atomic_compare_exchange_n(&crash_owner, &owner, tid, 0, __ATOMIC_ACQUIRE,
-					 __ATOMIC_RELAXED)) {
-		if (owner == tid) {
-			nested(sig);
-			return;
-		}
-		if (!wait_turn(tid)) {
-			/* The reporter never let go: die by our own signal, no report. */
-			if (refaults(sig, si))
-				set_default(sig);
-			else
-				reraise(sig, uc, 0);
-			return;
-		}
-	}
+					 __ATOMIC_RELAXED) &&
+	    !wait_turn(tid))
+		return -1;
+	cr_sys_sigprocmask(SIG_UNBLOCK, &faults, NULL);
 	first_sig = sig;
-	report(sig, si, uc);
+	if ((top = report_stack_top()))
+		cr_on_stack(report_body, &j, top);
+	else
+		report_body(&j);
 	first_sig = 0;
-	chain(sig, si, uc);
+	return 0;
+}
+
+/*
+ * Called by another handler (Go's forwarding, a runtime that chains to the
+ * handler it found, one calling it as old(sig)): si and uc are unproven and
+ * never read.  One report per process, then back to the caller, whose crash
+ * handling goes on as it would without libcrash.
+ */
+__attribute__((noinline)) static void foreign(int sig)
+{
+	static int done;
+	struct cr_regs own;
+
+	if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
+		return;
+	/* Here, on the caller's stack: the walk goes up through our callers. */
+	cr_getcontext(&own);
+	if (report(sig, NULL, NULL, &own) == 0)
+		__atomic_store_n(&crash_owner, 0, __ATOMIC_RELEASE);
+}
+
+/* No handler of the application's took it (or it let go): report and die. */
+static void fatal(int sig, siginfo_t *si, void *uc, uint64_t entry_sp, uint64_t entry_ra,
+		  const struct cr_disp *d)
+{
+	uint64_t installed = 0;
+
+	/* The kernel's disposition is ours and it entered us with a signal
+	   frame: only then are si and uc what they claim to be. */
+	if (cr_sys_sighandler(sig, &installed) < 0 || installed != (uintptr_t)cr_sigentry ||
+	    !cr_ctx_from_kernel(&cr_mem_self, si, uc, entry_sp, entry_ra)) {
+		foreign(sig);
+		return;
+	}
+	/* Ignored by the application: a sent signal goes on being ignored; a
+	   fault would kill it (the kernel forces the default then). */
+	if (d->fn == (void *)SIG_IGN && !refaults(sig, si))
+		return;
+	if (report(sig, si, uc, NULL) < 0) {
+		/* The reporter never let go: die by our own signal, no report. */
+		if (refaults(sig, si))
+			set_default(sig);
+		else
+			reraise(sig, uc, 0);
+		return;
+	}
+	/* Keep crash_owner: the process dies, no other thread reports. */
+	if (refaults(sig, si))
+		set_default(sig);	/* returning re-executes the fault: the kernel's own */
+	else
+		reraise(sig, uc, 0);
+}
+
+/*
+ * errno is not saved: nothing here writes it.  System calls are made raw
+ * (sys.h); glibc's sigaction() writes errno only when it fails, which it
+ * cannot for a signal we caught; _dl_find_object() does not touch it.  The
+ * application's handler, called first, is the application's business.
+ */
+void cr_handler(int sig, siginfo_t *si, void *uc, uint64_t entry_sp, uint64_t entry_ra)
+{
+	int owner = __atomic_load_n(&crash_owner, __ATOMIC_ACQUIRE);
+	struct cr_disp d;
+
+	/* A fault inside our own report is never the application's to handle. */
+	if (owner && owner == cr_sys_gettid()) {
+		nested(sig);
+		return;
+	}
+	cr_disp_get(sig, &d);
+	if (cr_cfg.chain && cr_disp_is_fn(&d)) {
+		if (d.flags & SA_RESETHAND) {
+			/* What the kernel does for the application's SA_RESETHAND. */
+			struct cr_disp dfl = d;
+
+			dfl.fn = (void *)SIG_DFL;
+			cr_disp_set(sig, &dfl, NULL);
+		}
+		if (d.flags & SA_SIGINFO)
+			((void (*)(int, siginfo_t *, void *))d.fn)(sig, si, uc);
+		else
+			((void (*)(int))d.fn)(sig);
+		return;
+	}
+	fatal(sig, si, uc, entry_sp, entry_ra, &d);
 }

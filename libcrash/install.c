@@ -13,7 +13,9 @@
 #include <unistd.h>
 
 #include "cfi/cache.h"
+#include "altstack.h"
 #include "crash-int.h"
+#include "disp.h"
 #include "module.h"
 #include "options.h"
 #include "str.h"
@@ -25,58 +27,31 @@ struct cr_config cr_cfg = {
 	.max_frames = CR_DEFAULT_FRAMES,
 	.signals = CR_DEFAULT_SIGNALS,
 	.chain = 1,
+	.thread_altstack = 1,
 };
-CR_INSTALL_DATA struct cr_prev cr_prev[65];
-CR_INSTALL_DATA unsigned long long cr_prev_saved;
-
 CR_INSTALL_DATA static unsigned long long installed;	/* signals that have our handler now */
 /* Never taken in the handler. */
 CR_INSTALL_DATA static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;
 static int opened_fd = -1;		/* the CRASH_OUTPUT/opts->path file we opened */
 
-/* The kernel's sigset_t: signal n is bit n - 1 of the first 64-bit word. */
-_Static_assert(sizeof(sigset_t) >= sizeof(uint64_t), "sigset_t holds signals 1-64");
-
-#define ALT_SIZE (64 * 1024)
-/*
- * The guard below the alternate stack: 64 KiB, the largest page size of the
- * supported ABIs (aarch64 with 64 KiB pages), so it is at least a page
- * whatever the page size, with no sysconf() call (whose first call faults
- * in a page of libc's text and one of its data); it reserves address space,
- * not memory.
- */
-#define ALT_GUARD (64 * 1024)
-
-/* crash_thread_init(), called by install without going through the GOT (the
-   exported name is interposable: the loader would have to bind it). */
+/* The calling thread's alternate stack: libcrash's unless it has one. */
 static int thread_init(void)
 {
-	stack_t cur, ss;
-	long r;
-	void *p;
+	stack_t cur;
+	void *map;
 	int ret;
 
 	if (cr_sys_sigaltstack(NULL, &cur) == 0 && !(cur.ss_flags & SS_DISABLE))
 		return 0;	/* the thread has one (the application's or ours) */
-	/* A guard below: an overflow of the alternate stack faults cleanly. */
-	r = cr_sys_mmap(NULL, ALT_GUARD + ALT_SIZE, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (cr_sys_failed(r))
-		return (int)r;
-	p = (void *)r;
-	if ((ret = cr_sys_mprotect(p, ALT_GUARD, PROT_NONE)) < 0)
-		goto unmap;
-	ss.ss_sp = (char *)p + ALT_GUARD;
-	ss.ss_size = ALT_SIZE;
-	ss.ss_flags = 0;
-	if ((ret = cr_sys_sigaltstack(&ss, NULL)) < 0)
-		goto unmap;
-	return 0;
-unmap:
-	cr_sys_munmap(p, ALT_GUARD + ALT_SIZE);
-	return ret;
+	if (!(map = cr_altstack_map()))
+		return -ENOMEM;
+	if ((ret = cr_altstack_use(map, CR_ALT_SIZE)) < 0)
+		cr_sys_munmap(map, CR_ALT_GUARD + CR_ALT_SIZE);
+	return ret < 0 ? ret : 0;
 }
 
+/* crash_thread_init(), called by install without going through the GOT (the
+   exported name is interposable: the loader would have to bind it). */
 int crash_thread_init(void)
 {
 	return thread_init();
@@ -93,28 +68,13 @@ static int open_output(const struct crash_options *o)
 
 static int set_handlers(unsigned long long sigs)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));	/* an empty sa_mask, as sigemptyset() makes it */
-	sa.sa_sigaction = cr_handler;
-	/* SA_NODEFER: a fault inside the handler re-enters it and is caught as such. */
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
 	for (int sig = 1; sig < 64; sig++) {	/* a 64-bit mask: signals 1-63 */
 		if (!(sigs & CRASH_SIGMASK(sig)))
 			continue;
-		struct sigaction old;
-
-		/* sigaction(2) ERRORS: EFAULT (not with these pointers) or EINVAL
-		   (a signal that cannot be caught, or glibc's own): no errno to read. */
-		if (sigaction(sig, &sa, &old) < 0)
+		/* Each install adopts a handler the kernel has that is not ours
+		   (disp.h), so the application's is always the one called first. */
+		if (cr_disp_install(sig) < 0)
 			return -EINVAL;
-		if (!(cr_prev_saved & CRASH_SIGMASK(sig)) && old.sa_sigaction != cr_handler) {
-			cr_prev[sig].handler = old.sa_handler;
-			cr_prev[sig].action = old.sa_sigaction;
-			memcpy(&cr_prev[sig].mask, &old.sa_mask, sizeof(cr_prev[sig].mask));
-			cr_prev[sig].flags = old.sa_flags;
-			cr_prev_saved |= CRASH_SIGMASK(sig);
-		}
 		installed |= CRASH_SIGMASK(sig);
 	}
 	return 0;
@@ -123,19 +83,9 @@ static int set_handlers(unsigned long long sigs)
 static void restore(unsigned long long sigs)
 {
 	for (int sig = 1; sig < 64; sig++) {	/* a 64-bit mask: signals 1-63 */
-		struct sigaction sa;
-
 		if (!(sigs & installed & CRASH_SIGMASK(sig)))
 			continue;
-		memset(&sa, 0, sizeof(sa));
-		if (cr_prev[sig].flags & SA_SIGINFO)
-			sa.sa_sigaction = cr_prev[sig].action;
-		else
-			sa.sa_handler = cr_prev[sig].handler;
-		/* The saved 64 signals; the rest of sa_mask stays empty (memset). */
-		memcpy(&sa.sa_mask, &cr_prev[sig].mask, sizeof(cr_prev[sig].mask));
-		sa.sa_flags = cr_prev[sig].flags;
-		sigaction(sig, &sa, NULL);
+		cr_disp_uninstall(sig);
 		installed &= ~CRASH_SIGMASK(sig);
 	}
 }
@@ -183,6 +133,7 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 	cr_cfg.engine = opts->engine;
 	cr_cfg.max_frames = opts->max_frames ? (unsigned)opts->max_frames : CR_DEFAULT_FRAMES;
 	cr_cfg.chain = !opts->no_chain;
+	cr_cfg.thread_altstack = !opts->no_altstack;
 	sigs = opts->signals ? opts->signals : CR_DEFAULT_SIGNALS;
 	/* Nothing else is lazy but the safe reader's probe (two system calls at
 	   its first read, AS-safe): PLT slots are bound at load (-z now), modules

@@ -341,3 +341,15 @@ int cr_maps_stack(struct cr_maps *t, uint64_t sp, uint64_t *lo, uint64_t *hi)
 	}
 	return -CR_ENOINFO;
 }
+
+int cr_maps_overflow(struct cr_maps *t, uint64_t fault, uint64_t sp)
+{
+	const struct cr_map *m = cr_maps_find(t, fault);
+	uint64_t lo, hi, near = 1u << 20;
+
+	if (m && (m->flags & CR_MAP_R))
+		return 0;	/* readable: a bad write, not a guard */
+	if (cr_maps_stack(t, fault, &lo, &hi) < 0)
+		return 0;
+	return sp < hi && (sp > fault ? sp - fault : fault - sp) <= near;
+}

@@ -57,4 +57,12 @@ const struct cr_map *cr_maps_find(struct cr_maps *t, uint64_t addr);
  */
 int cr_maps_stack(struct cr_maps *t, uint64_t sp, uint64_t *lo, uint64_t *hi);
 
+/*
+ * A stack overflow: fault lies in a guard page or the guard gap just below a
+ * writable mapping (within 1 MiB, cr_maps_stack's rule), and the faulting
+ * thread's sp is that close to it, on that stack or below it.  1 or 0; no
+ * guess when the maps do not say (0).
+ */
+int cr_maps_overflow(struct cr_maps *t, uint64_t fault, uint64_t sp);
+
 #endif

@@ -66,22 +66,17 @@ static void put_ids(struct cr_out *o)
 	cr_puts(o, " <<<\n");
 }
 
-static void put_signal(struct cr_out *o, const struct cr_crash *c)
+/* "11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x..." and what else si says. */
+static void put_sigdesc(struct cr_out *o, int sig, const siginfo_t *si)
 {
-	const siginfo_t *si = c->si;
-	const char *name = cr_signame(c->sig), *code;
+	const char *name = cr_signame(sig), *code;
 
-	if (c->sig == 0) {
-		cr_puts(o, "reason: crash_report_fd() called\n");
-		return;
-	}
-	cr_puts(o, "signal ");
-	cr_putu(o, (uint64_t)c->sig);
+	cr_putu(o, (uint64_t)sig);
 	cr_puts(o, " (");
 	cr_puts(o, name ? name : "SIG?");
 	cr_puts(o, "), code ");
 	cr_putd(o, si->si_code);
-	code = cr_codename(c->sig, si->si_code);
+	code = cr_codename(sig, si->si_code);
 	cr_puts(o, " (");
 	cr_puts(o, code ? code : "?");
 	cr_puts(o, ")");
@@ -90,17 +85,68 @@ static void put_signal(struct cr_out *o, const struct cr_crash *c)
 		cr_putu(o, (uint64_t)si->si_pid);
 		cr_puts(o, ", uid ");
 		cr_putu(o, (uint64_t)si->si_uid);
-	} else if (cr_code_has_addr(c->sig, si->si_code)) {
+	} else if (cr_code_has_addr(sig, si->si_code)) {
 		cr_puts(o, ", fault addr ");
 		cr_put0x(o, (uintptr_t)si->si_addr, 16);
 	}
-	if (c->sig == SIGSYS && si->si_code == 1) {	/* SYS_SECCOMP */
+	if (sig == SIGSYS && si->si_code == 1) {	/* SYS_SECCOMP */
 		cr_puts(o, ", syscall ");
 		cr_putd(o, si->si_syscall);
 		cr_puts(o, ", audit arch ");
 		cr_put0x(o, si->si_arch, 8);
 	}
+}
+
+static void put_signal(struct cr_out *o, const struct cr_crash *c)
+{
+	if (c->sig == 0) {
+		cr_puts(o, "reason: crash_report_fd() called\n");
+		return;
+	}
+	cr_puts(o, "signal ");
+	if (!c->si) {
+		/* handler.c foreign: another handler called ours; its arguments unproven. */
+		const char *name = cr_signame(c->sig);
+
+		cr_putu(o, (uint64_t)c->sig);
+		cr_puts(o, " (");
+		cr_puts(o, name ? name : "SIG?");
+		cr_puts(o, "), handler called by other code, not by the kernel: no signal context\n");
+		return;
+	}
+	put_sigdesc(o, c->sig, c->si);
 	cr_puts(o, "\n");
+}
+
+/*
+ * What the walk found about where the signal came from: the signal whose
+ * handler raised this one (read from the kernel's signal frame the walk
+ * crossed), and a stack overflow behind either.
+ */
+static void put_origin(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
+		       const struct cr_walk *w)
+{
+	siginfo_t si;
+	int overflow = 0;
+
+	if (c->si && c->maps && c->sig == SIGSEGV && cr_code_has_addr(c->sig, c->si->si_code))
+		overflow = cr_maps_overflow(c->maps, (uintptr_t)c->si->si_addr,
+					    c->regs->r[cr_host->sp]);
+	if (w->sig_info && cr_read(m, w->sig_info, &si, sizeof(si)) == 0 && si.si_signo > 0 &&
+	    si.si_signo <= 64) {
+		cr_puts(o, "raised in the handler of signal ");
+		put_sigdesc(o, si.si_signo, &si);
+		cr_puts(o, " (frame #");
+		if (w->sig_frame < 10)
+			cr_putc(o, '0');
+		cr_putu(o, w->sig_frame);
+		cr_puts(o, ")\n");
+		if (!overflow && c->maps && si.si_signo == SIGSEGV &&
+		    cr_code_has_addr(si.si_signo, si.si_code))
+			overflow = cr_maps_overflow(c->maps, (uintptr_t)si.si_addr, w->sig_sp);
+	}
+	if (overflow)
+		cr_puts(o, "cause: stack overflow\n");
 }
 
 static void put_reg(struct cr_out *o, const char *name, int valid, uint64_t v, unsigned *col)
@@ -244,15 +290,14 @@ static void print_sink(struct cr_trace *t, const struct cr_frame *f)
 }
 
 static unsigned walk(const struct cr_crash *c, const struct cr_mem *m, int engine,
-		     struct cr_trace *t)
+		     struct cr_trace *t, struct cr_walk *w)
 {
 	uint8_t list[8];
-	struct cr_walk w;
 
 	cr_engine_list(engine, list);
-	cr_walk_live(&w, c->maps, c->regs->r[cr_host->sp], c->exact);
-	w.mem = m;
-	return cr_unwind(&w, c->regs, list, t);
+	cr_walk_live(w, c->maps, c->regs->r[cr_host->sp], c->exact);
+	w->mem = m;
+	return cr_unwind(w, c->regs, list, t);
 }
 
 /* One walk into here when it is free (the crash owner always finds it free). */
@@ -260,8 +305,9 @@ static struct cr_frame frame_buf[1024];
 static volatile int frame_busy;
 
 void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
-			 int engine)
+			 int engine, int first)
 {
+	struct cr_walk w;
 	static const char *const names[] = { "auto", "fp", "cfi", "scan" };
 	struct printer p = { .o = o, .m = m };
 	struct cr_trace t = { .f = NULL, .sink = NULL, .arg = &p, .max = c->max_frames };
@@ -272,7 +318,9 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 	   thread holds it, count in a first pass and print in a second. */
 	if (buffered)
 		t.f = frame_buf;
-	walk(c, m, engine, &t);
+	walk(c, m, engine, &t, &w);
+	if (first)
+		put_origin(o, c, m, &w);
 	cr_puts(o, "backtrace: ");
 	cr_putu(o, t.n);
 	cr_puts(o, t.n == 1 ? " frame, engine " : " frames, engine ");
@@ -295,7 +343,7 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 		__atomic_store_n(&frame_busy, 0, __ATOMIC_RELEASE);
 	} else {
 		t.sink = print_sink;
-		walk(c, m, engine, &t);
+		walk(c, m, engine, &t, &w);
 	}
 	cr_symfiles_close(&p.memo.files);
 }
@@ -318,9 +366,9 @@ void cr_report(struct cr_out *o, const struct cr_crash *c)
 	cr_flush(o);	/* what we have is out, even if the walk goes wrong */
 	if (c->engine == CRASH_ENGINE_ALL) {
 		for (int e = CRASH_ENGINE_AUTO; e <= CRASH_ENGINE_SCAN; e++)
-			cr_report_backtrace(o, c, &ms.m, e);
+			cr_report_backtrace(o, c, &ms.m, e, e == CRASH_ENGINE_AUTO);
 	} else {
-		cr_report_backtrace(o, c, &ms.m, c->engine);
+		cr_report_backtrace(o, c, &ms.m, c->engine, 1);
 	}
 	cr_puts(o, "\n*** end of libcrash report ***\n");
 	cr_flush(o);

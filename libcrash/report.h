@@ -12,7 +12,8 @@
 
 struct cr_crash {
 	int sig;			/* 0: requested (crash_report_fd) */
-	const siginfo_t *si;		/* NULL if sig == 0 */
+	const siginfo_t *si;		/* NULL if sig == 0, or the handler was called by
+					   other code (no signal context) */
 	const struct cr_regs *regs;	/* frame #00 */
 	const struct cr_extra *extra;	/* may be NULL */
 	struct cr_maps *maps;		/* may be NULL */
@@ -23,9 +24,13 @@ struct cr_crash {
 
 void cr_report(struct cr_out *o, const struct cr_crash *c);
 
-/* One backtrace section ("backtrace: ..." and its frames) for an engine. */
+/*
+ * One backtrace section ("backtrace: ..." and its frames) for an engine;
+ * first: the report's first, which has the signal's origin lines before it
+ * ("raised in the handler of signal ...", "cause: ...").
+ */
 void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
-			 int engine);
+			 int engine, int first);
 
 /* What one backtrace remembers from frame to frame. */
 struct cr_symmemo {

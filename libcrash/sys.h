@@ -112,6 +112,11 @@ static inline int cr_sys_nanosleep(const struct timespec *req, struct timespec *
 	return (int)CR_SYS2(SYS_nanosleep, req, rem);
 }
 
+static inline int cr_sys_sched_yield(void)
+{
+	return (int)CR_SYS0(SYS_sched_yield);
+}
+
 /*
  * The kernel's sigset: signal n is bit n - 1 of one 64-bit word (_NSIG 64 on
  * all four arches; rt_sigprocmask(2) takes its size, 8, and rejects others).
@@ -121,6 +126,23 @@ static inline int cr_sys_nanosleep(const struct timespec *req, struct timespec *
 static inline int cr_sys_sigprocmask(int how, const uint64_t *set, uint64_t *old)
 {
 	return (int)CR_SYS4(SYS_rt_sigprocmask, how, set, old, sizeof(uint64_t));
+}
+
+/*
+ * The handler the kernel has for sig now (rt_sigaction(2) with no new
+ * action).  The kernel's struct sigaction starts with the handler on every
+ * arch; what follows differs (x86_64 and aarch64 have sa_restorer, riscv64
+ * and loongarch64 do not), so room for the largest and only the first word
+ * read.  0 or -errno.
+ */
+static inline int cr_sys_sighandler(int sig, uint64_t *handler)
+{
+	uint64_t k[8];	/* handler, flags, restorer, mask: 32 bytes at most */
+	int r = (int)CR_SYS4(SYS_rt_sigaction, sig, 0, k, sizeof(uint64_t));
+
+	if (r == 0)
+		*handler = k[0];
+	return r;
 }
 
 /* glibc's stack_t is the kernel's (uapi asm-generic/signal.h: sp, flags, size). */

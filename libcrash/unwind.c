@@ -354,6 +354,7 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t
 	*cur = *start;
 	t->n = 0;
 	t->unconfirmed = 0;
+	w->sig_info = 0;
 	stop(t, CR_STOP_MAXFRAMES, 0);
 	if (t->max == 0)
 		return 0;
@@ -393,8 +394,10 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t
 			break;
 		}
 		flags = 0;
-		if (eng == CR_ENG_SIG || w->si.next_exact)
+		if (eng == CR_ENG_SIG || w->si.next_exact) {
 			flags |= CR_FRAME_SIGNAL | CR_FRAME_EXACT;
+			cr_sig_note(w, pc, sp, next, t->n);
+		}
 		if (eng == CR_ENG_SCAN) {
 			flags |= CR_FRAME_GUESS;
 			if (cr_scan_confirm(w, next))

@@ -53,6 +53,11 @@ struct cr_walk {
 	/* Walks without the row cache (cache 0): the last rows decoded, so that
 	   recursion decodes its frame once.  NULL: none. */
 	struct cr_rowmemo *memo;
+	/* The first kernel signal frame the walk crossed (engine sig): the
+	   address of its siginfo_t and the number of the frame it interrupted;
+	   sig_info 0: none.  Set by cr_unwind, read by the report. */
+	uint64_t sig_info, sig_sp;	/* sig_sp: the interrupted frame's sp */
+	unsigned sig_frame;
 };
 
 #define CR_ROWMEMO 8
@@ -79,6 +84,15 @@ int cr_walk_module(struct cr_walk *w, uint64_t pc, const struct cr_module **out)
  */
 typedef int cr_step_fn(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out);
 cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
+
+/*
+ * A step from the frame at pc, sp found frame number idx (next) interrupted
+ * by a signal: if pc is the host's sigreturn trampoline, note its siginfo
+ * (w->sig_info) unless one is noted already.  Whichever engine crossed it
+ * (glibc's __restore_rt has CFI; the vDSO's are found by sig).
+ */
+void cr_sig_note(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct cr_regs *next,
+		 unsigned idx);
 
 /*
  * The CFI step from the row cache only, updating r in place.  0: stepped;

@@ -15,8 +15,10 @@ is "$bad" "" "every undefined symbol is on the allowlist"
 check "no malloc/stdio/dladdr/dl_iterate_phdr imported" sh -c "! echo '$undef' | grep -qxE 'malloc|calloc|realloc|free|printf|fprintf|snprintf|dladdr|dl_iterate_phdr|backtrace|fopen|fwrite'"
 
 exports=$($NM -D --defined-only "$so" | awk '$2 ~ /[TWDBR]/ {print $3}' | sed 's/@.*//' | sort -u)
+# crash_*, and what libcrash.so takes over from glibc (libcrash/interpose.c).
+INTERPOSED="bsd_signal pthread_create sigaction sigignore signal sigset sysv_signal"
 others=$(echo "$exports" | grep -v '^crash_' | grep -vxE '_init|_fini|_edata|_end|__bss_start' || true)
-is "$others" "" "exports are crash_* only"
+is "$(echo $others)" "$INTERPOSED" "exports are crash_* and the interposed $INTERPOSED"
 for f in crash_install crash_uninstall crash_thread_init crash_backtrace crash_backtrace_with crash_report_fd; do
 	check "exports $f" sh -c "echo '$exports' | grep -qx $f"
 done
@@ -102,11 +104,20 @@ if echo "$dis" | grep -q '<crash_install>:$'; then
 	check "the closure reaches the preload constructor" test $ok = 1
 	is "$(refs 'crash_install|crash_uninstall|cr_install_env')" "crash_preload " \
 		"crash_install/uninstall: only the preload constructor calls them"
+	# The imports of class interpose serve the application's own calls of the
+	# functions libcrash takes over (interpose.c), never the handler.
+	imports=$(grep -v '^#' "$LIST" | awk '$2 == "interpose" {print $1}' | tr '\n' '|')
+	c=$(closure "${imports%|}")
+	bad=""
+	for f in $c; do
+		case " $INTERPOSED have_key thread_start set_simple " in *" $f "*) ;; *) bad="$bad $f" ;; esac
+	done
+	is "$bad" "" "interpose imports: reached from the interposed functions only ($c)"
 else
 	skip "install-only imports unreachable from the handler" "no disassembler for this target ($OBJDUMP)"
 fi
 
 # Every allowlist entry has a class and a reason.
-bad=$(grep -v '^#' "$LIST" | awk 'NF && ($2 !~ /^(as-safe|linux|glibc-as|install|toolchain|data|pure)$/ || $0 !~ /-- ./)')
+bad=$(grep -v '^#' "$LIST" | awk 'NF && ($2 !~ /^(as-safe|linux|glibc-as|install|interpose|toolchain|data|pure)$/ || $0 !~ /-- ./)')
 is "$bad" "" "allowlist entries are classified and justified"
 done_testing

@@ -58,13 +58,34 @@ void cr_ctx_extra(const void *uc, struct cr_extra *x)
  */
 static const uint32_t rt_sigreturn[2] = { 0x08b00893, 0x00000073 };
 
-int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs *out)
+static int is_sigreturn(const struct cr_mem *m, uint64_t pc)
 {
 	uint32_t code[2];
+
+	return cr_read(m, pc, code, sizeof(code)) == 0 &&
+	       cr_memeq(code, rt_sigreturn, sizeof(code));
+}
+
+int cr_ctx_from_kernel(const struct cr_mem *m, const void *si, const void *uc, uint64_t entry_sp,
+		       uint64_t entry_ra)
+{
+	return (uintptr_t)si == entry_sp && (uintptr_t)uc == entry_sp + SIGINFO_SIZE &&
+	       is_sigreturn(m, entry_ra);
+}
+
+int cr_sigframe_info(const struct cr_mem *m, uint64_t pc, uint64_t sp, uint64_t *info)
+{
+	if (!is_sigreturn(m, pc))
+		return -CR_ENOINFO;
+	*info = sp;	/* the rt_sigframe starts with the siginfo */
+	return 0;
+}
+
+int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs *out)
+{
 	unsigned long g[32];
 
-	if (cr_read(m, in->pc, code, sizeof(code)) < 0 ||
-	    !cr_memeq(code, rt_sigreturn, sizeof(code)))
+	if (!is_sigreturn(m, in->pc))
 		return -CR_ENOINFO;
 	if (!cr_reg_valid(in, 2))
 		return -CR_EINVAL;

@@ -45,13 +45,42 @@ void cr_ctx_extra(const void *uc, struct cr_extra *x)
 /* glibc's __restore_rt (and musl's): mov $__NR_rt_sigreturn,%rax; syscall. */
 static const uint8_t restore_rt[9] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 };
 
-int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs *out)
+static int is_sigreturn(const struct cr_mem *m, uint64_t pc)
 {
 	uint8_t code[sizeof(restore_rt)];
+
+	return cr_read(m, pc, code, sizeof(code)) == 0 && cr_memeq(code, restore_rt, sizeof(code));
+}
+
+/*
+ * The kernel's struct ucontext (arch/x86 uapi): glibc's ucontext_t up to and
+ * with the kernel's 8-byte sigset; the siginfo follows it in the rt_sigframe.
+ */
+#define KUC_SIZE (offsetof(ucontext_t, uc_sigmask) + 8)
+_Static_assert(KUC_SIZE == 304, "kernel struct ucontext");
+
+int cr_ctx_from_kernel(const struct cr_mem *m, const void *si, const void *uc, uint64_t entry_sp,
+		       uint64_t entry_ra)
+{
+	/* At entry sp points at pretcode, the return address; uc follows it. */
+	return (uintptr_t)uc == entry_sp + 8 && (uintptr_t)si == entry_sp + 8 + KUC_SIZE &&
+	       is_sigreturn(m, entry_ra);
+}
+
+int cr_sigframe_info(const struct cr_mem *m, uint64_t pc, uint64_t sp, uint64_t *info)
+{
+	if (!is_sigreturn(m, pc))
+		return -CR_ENOINFO;
+	*info = sp + KUC_SIZE;	/* the handler's ret popped pretcode: sp is uc */
+	return 0;
+}
+
+int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs *out)
+{
 	greg_t g[NGREG];
 	uint64_t uc;
 
-	if (cr_read(m, in->pc, code, sizeof(code)) < 0 || !cr_memeq(code, restore_rt, sizeof(code)))
+	if (!is_sigreturn(m, in->pc))
 		return -CR_ENOINFO;
 	/*
 	 * Kernel arch/x86 rt_sigframe: { pretcode; ucontext uc; siginfo info; }.

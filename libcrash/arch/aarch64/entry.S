@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * aarch64: the signal handler's entry and the switch to libcrash's own stack.
+ *
+ * cr_sigentry(sig, si, uc) is what libcrash installs with sigaction.  It
+ * tail-calls cr_handler(sig, si, uc, entry_sp, entry_ra) with the sp at entry
+ * and x30.  When the kernel called it, x30 is the sigreturn trampoline (the
+ * vDSO's __kernel_rt_sigreturn) and sp the rt_sigframe { siginfo info;
+ * ucontext uc; } that si and uc point into (arch/arm64 signal.c
+ * setup_rt_frame); cr_handler proves that before it reads uc (context.c
+ * cr_ctx_from_kernel).  x30 is the trampoline's own address, never signed.
+ *
+ * cr_on_stack(fn, arg, top) calls fn(arg) with sp = top (rounded down to 16,
+ * AAPCS64 6.4.5.1) and returns on the stack it was called on; x29 keeps the
+ * frame record, so the CFI (CFA = x29 + 16) unwinds out of fn.
+ *
+ * Both start with bti c (hint #34, a no-op without BTI): they are reached
+ * by an indirect branch (the kernel's eret is not one, but cr_on_stack's
+ * callers may be).
+ */
+	.text
+	.globl	cr_sigentry
+	.hidden	cr_sigentry
+	.type	cr_sigentry, %function
+	.p2align 2
+cr_sigentry:
+	.cfi_startproc
+	hint	#34
+	mov	x3, sp
+	mov	x4, x30
+	b	cr_handler
+	.cfi_endproc
+	.size	cr_sigentry, .-cr_sigentry
+
+	.globl	cr_on_stack
+	.hidden	cr_on_stack
+	.type	cr_on_stack, %function
+	.p2align 2
+cr_on_stack:
+	.cfi_startproc
+	hint	#34
+	stp	x29, x30, [sp, #-16]!
+	.cfi_def_cfa_offset 16
+	.cfi_offset x29, -16
+	.cfi_offset x30, -8
+	mov	x29, sp
+	.cfi_def_cfa_register x29
+	and	x2, x2, #-16
+	mov	sp, x2
+	mov	x3, x0
+	mov	x0, x1
+	blr	x3
+	mov	sp, x29
+	.cfi_def_cfa_register sp
+	ldp	x29, x30, [sp], #16
+	.cfi_def_cfa_offset 0
+	.cfi_restore x29
+	.cfi_restore x30
+	ret
+	.cfi_endproc
+	.size	cr_on_stack, .-cr_on_stack
+
+	.section .note.GNU-stack, "", %progbits
+
+#if defined(__ARM_FEATURE_BTI_DEFAULT) || defined(__ARM_FEATURE_PAC_DEFAULT)
+/* Marked as BTI-ready as the C objects (-mbranch-protection): the linker keeps
+   the library's marking only if every object carries it. */
+	.section .note.gnu.property, "a"
+	.p2align 3
+	.long	4
+	.long	16
+	.long	5		/* NT_GNU_PROPERTY_TYPE_0 */
+	.asciz	"GNU"
+	.long	0xc0000000	/* GNU_PROPERTY_AARCH64_FEATURE_1_AND */
+	.long	4
+	.long	3		/* BTI | PAC */
+	.long	0
+#endif
