@@ -41,25 +41,29 @@ struct crash_options {
 	int engine;		/* enum crash_engine */
 	int max_frames;		/* 0: 256; clamped to [1, 1024] */
 	int no_altstack;	/* 1: do not install an alternate signal stack */
-	int no_chain;		/* 1: do not call previous handlers (still re-raise) */
+	int no_chain;		/* 1: do not call the application's handlers (README,
+				   "Living with other handlers"); still re-raise */
 };
 
 /*
  * Install the handlers.  opts == NULL: defaults from the environment
  * (CRASH_OUTPUT, CRASH_SIGNALS, CRASH_ENGINE, CRASH_MAX_FRAMES).  Calling it
- * again replaces the options; previous handlers are the ones found the first
- * time.  Returns 0 or a negative errno value (-EINVAL for bad options, -errno
+ * again replaces the options.  A handler the kernel has that is not
+ * libcrash's becomes the application's, which libcrash calls first (README,
+ * "Living with other handlers").  Returns 0 or a negative errno value (-EINVAL for bad options, -errno
  * of a failed open/mmap/sigaction).
  */
 CRASH_API int crash_install(const struct crash_options *opts);
 
-/* Restore the handlers that were in place before crash_install(). */
+/* Give the kernel the application's dispositions back (what it set, or what was there before). */
 CRASH_API void crash_uninstall(void);
 
 /*
  * Give the calling thread an alternate signal stack (64 KiB above a 64 KiB
  * guard) so that its stack overflow is reported.  crash_install() does this
- * for the thread that calls it; other threads call this once.  0 or -errno.
+ * for the thread that calls it, and every thread made later with pthread_create()
+ * gets one (libcrash.so interposes it); a thread made otherwise (raw clone) calls
+ * this once.  0 or -errno.
  */
 CRASH_API int crash_thread_init(void);
 
