@@ -33,7 +33,7 @@ static int wlock;
  * learnt from libcrash's own first install, so the application reads back
  * what it would have read without libcrash.
  */
-static int glibc_flags;
+static int glibc_flags, glibc_learnt;
 static void *glibc_restorer;
 
 /* glibc's internal signals (SIGCANCEL 32, SIGSETXID 33) stay deliverable. */
@@ -89,7 +89,7 @@ void cr_disp_get(int sig, struct cr_disp *d)
 	}
 }
 
-int cr_disp_kernel(int sig)
+int cr_disp_kernel(int sig, struct sigaction *old)
 {
 	const struct cr_disp *d = &tab[sig].d;
 	struct sigaction sa;
@@ -106,7 +106,7 @@ int cr_disp_kernel(int sig)
 	}
 	/* sigaction(2) ERRORS: EFAULT (not with these pointers) or EINVAL (a
 	   signal that cannot be caught, or glibc's own): no errno to read. */
-	return cr_glibc_sigaction(sig, &sa, NULL) < 0 ? -EINVAL : 0;
+	return cr_glibc_sigaction(sig, &sa, old) < 0 ? -EINVAL : 0;
 }
 
 void cr_disp_set(int sig, const struct cr_disp *d, struct cr_disp *old)
@@ -118,12 +118,30 @@ void cr_disp_set(int sig, const struct cr_disp *d, struct cr_disp *old)
 		*old = tab[sig].d;
 	put(sig, d);
 	if (cr_disp_handled(sig))
-		cr_disp_kernel(sig);
+		cr_disp_kernel(sig, NULL);
 	unlock(&saved);
 }
 
-void cr_disp_from(struct cr_disp *d, const struct sigaction *sa)
+/*
+ * Whatever glibc added to the flags libcrash asked for, from libcrash's own
+ * action for sig read back; once, at the application's first write (start-up
+ * does without the system call).
+ */
+static void learn(int sig)
 {
+	struct sigaction back;
+
+	if (cr_glibc_sigaction(sig, NULL, &back) == 0) {
+		glibc_flags = back.sa_flags & ~(SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESTART);
+		glibc_restorer = (void *)back.sa_restorer;
+	}
+	__atomic_store_n(&glibc_learnt, 1, __ATOMIC_RELEASE);
+}
+
+void cr_disp_from(int sig, struct cr_disp *d, const struct sigaction *sa)
+{
+	if (!__atomic_load_n(&glibc_learnt, __ATOMIC_ACQUIRE))
+		learn(sig);
 	d->fn = (void *)sa->sa_sigaction;
 	d->flags = sa->sa_flags | glibc_flags;
 	/* x86_64 glibc sets its own restorer on every action; elsewhere the
@@ -139,49 +157,67 @@ void cr_disp_to(const struct cr_disp *d, struct sigaction *sa)
 	sa->sa_sigaction = (void (*)(int, siginfo_t *, void *))d->fn;
 	sa->sa_flags = d->flags;
 	sa->sa_restorer = (void (*)(void))d->restorer;
+	memset(&sa->sa_mask, 0, sizeof(sa->sa_mask));	/* the kernel's 64 signals, then 0 */
 	memcpy(&sa->sa_mask, &d->mask, sizeof(d->mask));
 }
 
-int cr_disp_install(int sig)
+/* The kernel had old for sig before libcrash: the application's disposition now. */
+static void adopt(int sig, const struct sigaction *old)
 {
-	struct sigaction cur, back;
+	struct cr_disp d;
+
+	/* Read back from glibc: exactly what the application would read. */
+	d.fn = (void *)old->sa_sigaction;
+	d.flags = old->sa_flags;
+	d.restorer = (void *)old->sa_restorer;
+	memcpy(&d.mask, &old->sa_mask, sizeof(d.mask));
+	put(sig, &d);
+}
+
+int cr_disp_install(unsigned long long sigs)
+{
+	struct sigaction old;
 	uint64_t saved;
-	int ret = -EINVAL;
+	int ret = 0;
 
 	lock(&saved);
-	if (cr_glibc_sigaction(sig, NULL, &cur) < 0)
-		goto out;
-	if (cur.sa_sigaction != cr_sigentry) {
-		struct cr_disp d;
-
-		/* Read back from glibc: exactly what the application would read. */
-		d.fn = (void *)cur.sa_sigaction;
-		d.flags = cur.sa_flags;
-		d.restorer = (void *)cur.sa_restorer;
-		memcpy(&d.mask, &cur.sa_mask, sizeof(d.mask));
-		put(sig, &d);
+	for (int sig = 1; sig < 64; sig++) {	/* a 64-bit mask: signals 1-63 */
+		if (!(sigs & (1ull << sig)))
+			continue;
+		/*
+		 * One system call: libcrash's action for what the table says, and
+		 * what the kernel had.  Not libcrash's: it becomes the table's,
+		 * and a handler there needs the kernel action made for it (a
+		 * second call).  Until then a fault on another thread would find
+		 * the table's older entry: only a crash_install() that adopts a
+		 * handler installed behind libcrash's back has that window.
+		 */
+		if (cr_disp_kernel(sig, &old) < 0) {
+			ret = -EINVAL;
+			break;
+		}
+		if (old.sa_sigaction != cr_sigentry) {
+			adopt(sig, &old);
+			if (cr_disp_is_fn(&tab[sig].d) && cr_disp_kernel(sig, NULL) < 0) {
+				ret = -EINVAL;
+				break;
+			}
+		}
+		__atomic_or_fetch(&cr_disp_installed, CR_SIGBIT(sig), __ATOMIC_RELEASE);
 	}
-	if ((ret = cr_disp_kernel(sig)) < 0)
-		goto out;
-	if (!glibc_flags && cr_glibc_sigaction(sig, NULL, &back) == 0) {
-		/* Whatever glibc added to the flags libcrash asked for. */
-		glibc_flags = back.sa_flags &
-			      ~(SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESTART);
-		glibc_restorer = (void *)back.sa_restorer;
-	}
-	__atomic_or_fetch(&cr_disp_installed, CR_SIGBIT(sig), __ATOMIC_RELEASE);
-out:
 	unlock(&saved);
 	return ret;
 }
 
-void cr_disp_uninstall(int sig)
+void cr_disp_uninstall(unsigned long long sigs)
 {
 	struct sigaction sa;
 	uint64_t saved;
 
 	lock(&saved);
-	if (cr_disp_handled(sig)) {
+	for (int sig = 1; sig < 64; sig++) {	/* a 64-bit mask: signals 1-63 */
+		if (!(sigs & (1ull << sig)) || !cr_disp_handled(sig))
+			continue;
 		memset(&sa, 0, sizeof(sa));
 		cr_disp_to(&tab[sig].d, &sa);
 		sa.sa_flags &= ~glibc_flags;	/* glibc adds them again */

@@ -47,29 +47,35 @@ void cr_disp_get(int sig, struct cr_disp *d);
  */
 void cr_disp_set(int sig, const struct cr_disp *d, struct cr_disp *old);
 
-/* *d from a struct sigaction, with what glibc adds to it (SA_RESTORER ...). */
-void cr_disp_from(struct cr_disp *d, const struct sigaction *sa);
-/* ... and back: sa_mask's first 64 bits only, as glibc writes them. */
+/*
+ * *d from a struct sigaction for sig (a handled signal), with what glibc adds
+ * to it (SA_RESTORER ...).
+ */
+void cr_disp_from(int sig, struct cr_disp *d, const struct sigaction *sa);
+/* ... and back, as glibc reports it: the kernel's 64 signals in sa_mask, the rest 0. */
 void cr_disp_to(const struct cr_disp *d, struct sigaction *sa);
 
 /*
- * Install libcrash's handler for sig.  Unless the kernel already has it, what
- * the kernel has now becomes the application's disposition: whoever installed
- * it (before libcrash was loaded, with a raw system call, or through glibc's
- * internal __sigaction) is the one libcrash calls first.  0 or -EINVAL.
+ * Install libcrash's handler for the signals in sigs (CRASH_SIGMASK bits).
+ * Unless the kernel already has it, what the kernel has becomes the
+ * application's disposition: whoever installed it (before libcrash was
+ * loaded, with a raw system call, or through glibc's internal __sigaction)
+ * is the one libcrash calls first.  One system call per signal when that is
+ * not a handler.  0 or -EINVAL (the signals before the bad one installed).
  */
-int cr_disp_install(int sig);
+int cr_disp_install(unsigned long long sigs);
 
-/* Give the kernel the application's disposition back and stop handling sig. */
-void cr_disp_uninstall(int sig);
+/* Give the kernel the application's dispositions back and stop handling sigs. */
+void cr_disp_uninstall(unsigned long long sigs);
 
 /*
  * The kernel action libcrash keeps for sig, derived from the application's:
  * its sa_mask, SA_NODEFER, SA_RESTART and SA_ONSTACK when it has a handler
  * (so the kernel blocks, restarts and picks the stack as it would for that
  * handler), SA_ONSTACK | SA_NODEFER otherwise.  SA_RESETHAND never: the
- * handler resets this table instead.  0 or -EINVAL.
+ * handler resets this table instead.  *old (if not NULL): the kernel's
+ * action before.  0 or -EINVAL.
  */
-int cr_disp_kernel(int sig);
+int cr_disp_kernel(int sig, struct sigaction *old);
 
 #endif

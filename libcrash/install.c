@@ -37,7 +37,7 @@ static int opened_fd = -1;		/* the CRASH_OUTPUT/opts->path file we opened */
 /* The calling thread's alternate stack: libcrash's unless it has one. */
 static int thread_init(void)
 {
-	stack_t cur;
+	stack_t cur, ss;
 	void *map;
 	int ret;
 
@@ -45,9 +45,12 @@ static int thread_init(void)
 		return 0;	/* the thread has one (the application's or ours) */
 	if (!(map = cr_altstack_map()))
 		return -ENOMEM;
-	if ((ret = cr_altstack_use(map, CR_ALT_SIZE)) < 0)
+	ss.ss_sp = (char *)map + CR_ALT_GUARD;
+	ss.ss_size = CR_ALT_SIZE;
+	ss.ss_flags = 0;
+	if ((ret = cr_sys_sigaltstack(&ss, NULL)) < 0)
 		cr_sys_munmap(map, CR_ALT_GUARD + CR_ALT_SIZE);
-	return ret < 0 ? ret : 0;
+	return ret;
 }
 
 /* crash_thread_init(), called by install without going through the GOT (the
@@ -68,26 +71,19 @@ static int open_output(const struct crash_options *o)
 
 static int set_handlers(unsigned long long sigs)
 {
-	for (int sig = 1; sig < 64; sig++) {	/* a 64-bit mask: signals 1-63 */
-		if (!(sigs & CRASH_SIGMASK(sig)))
-			continue;
-		/* Each install adopts a handler the kernel has that is not ours
-		   (disp.h), so the application's is always the one called first. */
-		if (cr_disp_install(sig) < 0)
-			return -EINVAL;
-		installed |= CRASH_SIGMASK(sig);
-	}
-	return 0;
+	/* Each install adopts a handler the kernel has that is not libcrash's
+	   (disp.h), so the application's is always the one called first. */
+	int ret = cr_disp_install(sigs);
+
+	installed |= sigs;
+	return ret;
 }
 
 static void restore(unsigned long long sigs)
 {
-	for (int sig = 1; sig < 64; sig++) {	/* a 64-bit mask: signals 1-63 */
-		if (!(sigs & installed & CRASH_SIGMASK(sig)))
-			continue;
-		cr_disp_uninstall(sig);
-		installed &= ~CRASH_SIGMASK(sig);
-	}
+	if (sigs & installed)
+		cr_disp_uninstall(sigs & installed);
+	installed &= ~sigs;
 }
 
 static int validate(const struct crash_options *o)

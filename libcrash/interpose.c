@@ -44,7 +44,7 @@ EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old
 	if (!cr_disp_handled(sig))
 		return cr_glibc_sigaction(sig, act, old);
 	if (act) {
-		cr_disp_from(&d, act);
+		cr_disp_from(sig, &d, act);
 		cr_disp_set(sig, &d, &prev);
 	} else {
 		cr_disp_get(sig, &prev);
