@@ -126,7 +126,7 @@ static void note(const char *msg, int sig)
 static volatile int first_sig;
 
 /* A fault inside our own handler: the original signal's default action, now. */
-static void nested(int sig)
+__attribute__((noinline)) static void nested(int sig)
 {
 	int orig = first_sig ? first_sig : sig;
 
@@ -153,36 +153,39 @@ static int wait_turn(int tid)
 	return 0;
 }
 
+/* What the fatal path needs, built on the arrival stack, used on libcrash's. */
 struct job {
 	int sig;
-	const siginfo_t *si;	/* NULL: called by other code, no signal context */
-	void *uc;		/* NULL: then own holds the registers to start from */
-	const struct cr_regs *own;
+	siginfo_t *si;
+	void *uc;
+	uint64_t entry_sp, entry_ra;	/* cr_sigentry's, for cr_ctx_from_kernel */
+	const struct cr_disp *d;
+	struct cr_regs own;		/* called by other code: the walk starts here */
+	int release;			/* out: let other threads report again */
 };
 
-/* The report, on libcrash's stack (cr_on_stack). */
-static void report_body(void *p)
+/* The report of j (si NULL: called by other code, from j->own). */
+static void report(const struct job *j, const siginfo_t *si)
 {
-	const struct job *j = p;
 	struct cr_regs regs;
 	struct cr_extra extra;
 	struct cr_crash c;
 
-	if (j->uc) {
+	if (si) {
 		cr_regs_from_ucontext(j->uc, &regs);
 		cr_ctx_extra(j->uc, &extra);
 	} else {
-		regs = *j->own;
+		regs = j->own;
 		extra.n = 0;
 	}
 	c.sig = j->sig;
-	c.si = j->si;
+	c.si = si;
 	c.regs = &regs;
 	c.extra = &extra;
 	c.maps = cr_maps_open(&crash_maps) > 0 ? &crash_maps : NULL;
 	c.engine = cr_cfg.engine;
 	c.max_frames = cr_cfg.max_frames;
-	c.exact = j->uc != NULL;
+	c.exact = si != NULL;
 	cr_out_init(&crash_out, cr_cfg.fd);
 	cr_report(&crash_out, &c);
 	cr_maps_close(&crash_maps);
@@ -190,83 +193,94 @@ static void report_body(void *p)
 		*(volatile int *)(uintptr_t)cr_cfg.selftest_fault = 0;	/* address 1: faults */
 }
 
-/*
- * Take the crash lock and report.  0: reported; -1: no report (another thread
- * never let go).  own: the registers to walk from when there is no uc.
- */
-static int report(int sig, const siginfo_t *si, void *uc, const struct cr_regs *own)
-{
-	/* A fault in the report must reach us (nested), whatever the mask the
-	   application's handler left: these are the signals a fault raises. */
-	uint64_t faults = CR_SIGBIT(SIGSEGV) | CR_SIGBIT(SIGBUS) | CR_SIGBIT(SIGILL) |
-			  CR_SIGBIT(SIGFPE) | CR_SIGBIT(SIGTRAP);
-	struct job j = { sig, si, uc, own };
-	int tid = cr_sys_gettid(), owner = 0;
-	void *top;
-
-	if (!__atomic_compare_exchange_n(&crash_owner, &owner, tid, 0, __ATOMIC_ACQUIRE,
-					 __ATOMIC_RELAXED) &&
-	    !wait_turn(tid))
-		return -1;
-	cr_sys_sigprocmask(SIG_UNBLOCK, &faults, NULL);
-	first_sig = sig;
-	if ((top = report_stack_top()))
-		cr_on_stack(report_body, &j, top);
-	else
-		report_body(&j);
-	first_sig = 0;
-	return 0;
-}
-
-/*
- * Called by another handler (Go's forwarding, a runtime that chains to the
- * handler it found, one calling it as old(sig)): si and uc are unproven and
- * never read.  One report per process, then back to the caller, whose crash
- * handling goes on as it would without libcrash.
- */
-__attribute__((noinline)) static void foreign(int sig)
-{
-	static int done;
-	struct cr_regs own;
-
-	if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL))
-		return;
-	/* Here, on the caller's stack: the walk goes up through our callers. */
-	cr_getcontext(&own);
-	if (report(sig, NULL, NULL, &own) == 0)
-		__atomic_store_n(&crash_owner, 0, __ATOMIC_RELEASE);
-}
-
-/* No handler of the application's took it (or it let go): report and die. */
-static void fatal(int sig, siginfo_t *si, void *uc, uint64_t entry_sp, uint64_t entry_ra,
-		  const struct cr_disp *d)
+/* The kernel's disposition is ours and it entered us with a signal frame:
+   only then are si and uc what they claim to be. */
+static int from_kernel(const struct job *j)
 {
 	uint64_t installed = 0;
 
-	/* The kernel's disposition is ours and it entered us with a signal
-	   frame: only then are si and uc what they claim to be. */
-	if (cr_sys_sighandler(sig, &installed) < 0 || installed != (uintptr_t)cr_sigentry ||
-	    !cr_ctx_from_kernel(&cr_mem_self, si, uc, entry_sp, entry_ra)) {
-		foreign(sig);
-		return;
-	}
-	/* Ignored by the application: a sent signal goes on being ignored; a
-	   fault would kill it (the kernel forces the default then). */
-	if (d->fn == (void *)SIG_IGN && !refaults(sig, si))
-		return;
-	if (report(sig, si, uc, NULL) < 0) {
-		/* The reporter never let go: die by our own signal, no report. */
-		if (refaults(sig, si))
-			set_default(sig);
-		else
-			reraise(sig, uc, 0);
-		return;
-	}
-	/* Keep crash_owner: the process dies, no other thread reports. */
-	if (refaults(sig, si))
-		set_default(sig);	/* returning re-executes the fault: the kernel's own */
+	return cr_sys_sighandler(j->sig, &installed) == 0 &&
+	       installed == (uintptr_t)cr_sigentry &&
+	       cr_ctx_from_kernel(&cr_mem_self, j->si, j->uc, j->entry_sp, j->entry_ra);
+}
+
+/* Die by the signal as without libcrash: the kernel's default action. */
+static void die(const struct job *j)
+{
+	if (refaults(j->sig, j->si))
+		set_default(j->sig);	/* returning re-executes the fault: the kernel's own */
 	else
-		reraise(sig, uc, 0);
+		reraise(j->sig, j->uc, 0);
+}
+
+/*
+ * On libcrash's stack, as the crash owner.  Called by another handler (Go's
+ * forwarding, a runtime that chains to the handler it found, one calling it
+ * as old(sig)): si and uc are unproven and never read; one report per
+ * process, then back to the caller, whose crash handling goes on as it would
+ * without libcrash.  Else: a signal the application ignores stays ignored;
+ * anything else is reported, and the process dies.
+ */
+static void fatal_body(void *p)
+{
+	/* A fault in the report must reach us (nested), whatever the mask the
+	   application's handler left: these are the signals a fault raises. */
+	static const uint64_t faults = CR_SIGBIT(SIGSEGV) | CR_SIGBIT(SIGBUS) |
+				       CR_SIGBIT(SIGILL) | CR_SIGBIT(SIGFPE) | CR_SIGBIT(SIGTRAP);
+	static int foreign_done;
+	struct job *j = p;
+
+	j->release = 1;
+	if (!from_kernel(j)) {
+		if (__atomic_exchange_n(&foreign_done, 1, __ATOMIC_ACQ_REL))
+			return;
+		cr_sys_sigprocmask(SIG_UNBLOCK, &faults, NULL);
+		report(j, NULL);
+		return;
+	}
+	/* The kernel forces the default on a fault it cannot deliver; a sent
+	   signal is dropped. */
+	if (j->d->fn == (void *)SIG_IGN && !refaults(j->sig, j->si))
+		return;
+	cr_sys_sigprocmask(SIG_UNBLOCK, &faults, NULL);
+	report(j, j->si);
+	j->release = 0;	/* the process dies: no other thread reports */
+	die(j);
+}
+
+/*
+ * No handler of the application's took the signal (or it let go).  Here on
+ * the stack the signal arrived on (an 8 KiB alternate stack, a nearly full
+ * thread stack) only this frame: the crash lock, then everything else on
+ * libcrash's own stack.
+ */
+__attribute__((noinline)) static void fatal(int sig, siginfo_t *si, void *uc, uint64_t entry_sp,
+					    uint64_t entry_ra, const struct cr_disp *d)
+{
+	struct job j = { .sig = sig, .si = si, .uc = uc, .entry_sp = entry_sp,
+			 .entry_ra = entry_ra, .d = d };
+	int tid = cr_sys_gettid(), owner = 0;
+	void *top;
+
+	/* Here, on the caller's stack: a walk from other code's call goes up
+	   through its callers. */
+	cr_getcontext(&j.own);
+	if (!__atomic_compare_exchange_n(&crash_owner, &owner, tid, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED) &&
+	    !wait_turn(tid)) {
+		/* The reporter never let go: no report; die by our own signal. */
+		if (from_kernel(&j))
+			die(&j);
+		return;
+	}
+	first_sig = sig;
+	if ((top = report_stack_top()))
+		cr_on_stack(fatal_body, &j, top);
+	else
+		fatal_body(&j);
+	first_sig = 0;
+	if (j.release)
+		__atomic_store_n(&crash_owner, 0, __ATOMIC_RELEASE);
 }
 
 /*
