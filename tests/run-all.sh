@@ -53,7 +53,7 @@ one autoreconf autoreconf -fi >/dev/null 2>&1
 build() { # DIR CONFIGURE-ARGS...
 	local dir=$1; shift
 	mkdir -p "$dir"
-	(cd "$dir" && "$SRC/configure" -q "$@" && make -j"$JOBS" >/dev/null)
+	(cd "$dir" && "$SRC/configure" -q --enable-werror "$@" && make -j"$JOBS" >/dev/null)
 }
 
 note "gcc build + make check"

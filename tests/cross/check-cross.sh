@@ -96,7 +96,7 @@ one() { # CONFIG
 	mkdir -p "$d"
 	if [ ! -e "$d/Makefile" ]; then
 		log "$cfg: configure --host=$arch-linux-gnu CC=$cc CXX=$cxx"
-		if ! (cd "$d" && "$SRC/configure" --build="$BUILD" --host="$arch-linux-gnu" \
+		if ! (cd "$d" && "$SRC/configure" --enable-werror --build="$BUILD" --host="$arch-linux-gnu" \
 			CC="$PREFIX/bin/$cc" CXX="$PREFIX/bin/$cxx" >configure.out 2>&1); then
 			log "$cfg: FAILED: configure (see $d/configure.out, $d/config.log)"
 			tail -5 "$d/configure.out"
