@@ -12,6 +12,7 @@ bench_bt_nounw_LDADD = bench/bt-nounw.o libcrash.la
 bench_bt_nounw_LDFLAGS = -no-install -Wl,-z,now
 bench_bt_nounw_DEPENDENCIES = bench/bt-nounw.o libcrash.la
 bench_latency_SOURCES = bench/latency.c
+bench_latency_LDADD =
 # The measured code: -O2, frame pointers and unwind tables, whatever CFLAGS say.
 BENCH_CF = -g -O2 -fno-omit-frame-pointer -fasynchronous-unwind-tables -I$(srcdir)/include
 bench/bt.o: $(srcdir)/bench/bt.c

@@ -1,0 +1,29 @@
+# Every unit test (TAP, tests/tap.h): the program tests/unit/t-NAME, built from
+# tests/unit/t-NAME.c and linked with LDADD (Makefile.am: the library's
+# internals and the other arches' decoders) unless its lines below say more.
+# A new unit test: its name in UNIT_TESTS, nothing else.
+UNIT_TESTS = \
+	tests/unit/t-cursor tests/unit/t-ehframe tests/unit/t-cfa tests/unit/t-expr \
+	tests/unit/t-cache tests/unit/t-crow \
+	tests/unit/t-scan-x86_64 tests/unit/t-scan-aarch64 tests/unit/t-scan-riscv64 \
+	tests/unit/t-scan-loongarch64 \
+	tests/unit/t-unwind \
+	tests/unit/t-out tests/unit/t-sigdesc tests/unit/t-options tests/unit/t-maps \
+	tests/unit/t-memfast tests/unit/t-meminit tests/unit/t-install tests/unit/t-sym \
+	tests/unit/t-sym-nopie tests/unit/t-sys tests/unit/t-str
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
+
+# The prologue decoders' tests share their checks.
+tests_unit_t_scan_x86_64_SOURCES = tests/unit/t-scan-x86_64.c tests/unit/scan-check.h
+tests_unit_t_scan_aarch64_SOURCES = tests/unit/t-scan-aarch64.c tests/unit/scan-check.h
+tests_unit_t_scan_riscv64_SOURCES = tests/unit/t-scan-riscv64.c tests/unit/scan-check.h
+tests_unit_t_scan_loongarch64_SOURCES = tests/unit/t-scan-loongarch64.c tests/unit/scan-check.h
+tests_unit_t_meminit_LDADD = $(LDADD) -lpthread
+# Unit tests may cast and compare freely.
+tests_unit_t_sym_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
+# t-sym again as a non-PIE executable: bias 0, its ELF header where it was
+# linked (the link map walk finds its program headers through the auxv).
+tests_unit_t_sym_nopie_SOURCES = tests/unit/t-sym.c
+tests_unit_t_sym_nopie_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes -fno-pie
+tests_unit_t_sym_nopie_LDFLAGS = -no-pie
