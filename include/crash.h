@@ -32,10 +32,17 @@ enum crash_engine {
 /* Bits for crash_options.signals: one bit per signal number, (1u << SIGSEGV) etc. */
 #define CRASH_SIGMASK(sig) (1ull << (sig))
 
+/*
+ * Zero means "the default" in every field, so { .path = "crash.log" } is a
+ * complete set of options.  Hence fd 0 (stdin) can never be the output: an fd
+ * is used only when it is > 0.
+ */
 struct crash_options {
-	int fd;			/* report goes here if >= 0 ... */
-	const char *path;	/* ... else appended to this file (opened at install) if set;
-				   neither: stderr */
+	int fd;			/* > 0: reports go to this descriptor; else: */
+	const char *path;	/* a file, appended to (created 0600, a symbolic link
+				   not followed); ending in '/' or naming a directory:
+				   one new file per crash in it; "journal": systemd-
+				   journald; NULL: stderr */
 	unsigned long long signals;	/* CRASH_SIGMASK() bits; 0: the default set
 					   SEGV,ABRT,BUS,FPE,ILL,TRAP,SYS */
 	int engine;		/* enum crash_engine */
@@ -43,15 +50,19 @@ struct crash_options {
 	int no_altstack;	/* 1: do not install an alternate signal stack */
 	int no_chain;		/* 1: do not call the application's handlers (README,
 				   "Living with other handlers"); still re-raise */
+	int timeout;		/* seconds a report may take at most (writes to a stalled
+				   pipe or terminal); 0: 10 */
 };
 
 /*
- * Install the handlers.  opts == NULL: defaults from the environment
- * (CRASH_OUTPUT, CRASH_SIGNALS, CRASH_ENGINE, CRASH_MAX_FRAMES).  Calling it
+ * Install the handlers.  opts == NULL: from the environment (CRASH_OUTPUT,
+ * CRASH_SIGNALS, CRASH_ENGINE, CRASH_MAX_FRAMES, CRASH_TIMEOUT, ...: README),
+ * where a bad value gets one warning line on stderr and its default.  Calling it
  * again replaces the options.  A handler the kernel has that is not
  * libcrash's becomes the application's, which libcrash calls first (README,
- * "Living with other handlers").  Returns 0 or a negative errno value (-EINVAL for bad options, -errno
- * of a failed open/mmap/sigaction).
+ * "Living with other handlers").  Returns 0 or a negative errno value
+ * (-EINVAL for bad options, -errno of a failed open/mmap/sigaction; nothing
+ * is changed then).
  */
 CRASH_API int crash_install(const struct crash_options *opts);
 

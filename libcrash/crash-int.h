@@ -8,10 +8,11 @@
 
 #include "crash.h"
 #include "maps.h"
+#include "sink.h"
 #include "unwind.h"
 
 struct cr_config {
-	int fd;				/* report output */
+	struct cr_sink sink;		/* where reports go (sink.h) */
 	int engine;			/* enum crash_engine */
 	unsigned max_frames;
 	unsigned long long signals;

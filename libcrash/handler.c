@@ -33,6 +33,14 @@ static volatile int crash_owner;
 /* Storage used only by the owner. */
 static struct cr_maps crash_maps;
 static struct cr_out crash_out;
+static struct cr_sink_io crash_io;
+static volatile int reporting;	/* crash_io is open (cr_sink_begin .. cr_sink_end) */
+/*
+ * The whole report, written at its end in one piece (sink.c: never
+ * interleaved with another process's); a longer one goes out a buffer at a
+ * time.  .bss: no memory until a crash touches it.
+ */
+static char report_buf[256 * 1024];
 
 #define WAIT_MS 30000	/* how long another crashing thread waits for the report */
 
@@ -111,26 +119,30 @@ static int refaults(int sig, const siginfo_t *si)
 	       (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL);
 }
 
-static void note(const char *msg, int sig)
-{
-	struct cr_out o;
-
-	cr_out_init(&o, cr_cfg.fd >= 0 ? cr_cfg.fd : 2);
-	cr_puts(&o, "libcrash: ");
-	cr_puts(&o, msg);
-	cr_putu(&o, (uint64_t)sig);
-	cr_putc(&o, '\n');
-	cr_flush(&o);
-}
-
 static volatile int first_sig;
 
 /* A fault inside our own handler: the original signal's default action, now. */
 __attribute__((noinline)) static void nested(int sig)
 {
+	static int once;
 	int orig = first_sig ? first_sig : sig;
 
-	note("fault inside the crash handler; default action for signal ", orig);
+	/* What the report has so far, and a line that says why it ends there;
+	   once: a fault in the writing itself must not come back here forever. */
+	if (reporting && !__atomic_exchange_n(&once, 1, __ATOMIC_ACQ_REL)) {
+		char line[128];
+		struct cr_out o;
+
+		cr_out_drain(&crash_out);
+		cr_out_mem(&o, line, sizeof(line));
+		cr_puts(&o, "libcrash: fault inside the crash handler; default action for signal ");
+		cr_putu(&o, (uint64_t)orig);
+		cr_putc(&o, '\n');
+		cr_out_drain(&o);
+		cr_sink_write(&crash_io, line, o.memlen);
+		cr_sink_end(&crash_io, report_buf, crash_out.n);
+		reporting = 0;
+	}
 	set_default(sig);
 	reraise(orig, NULL, 1);
 	/* Still alive (orig was ignored or blocked by the kernel?): the fault's own. */
@@ -186,11 +198,17 @@ static void report(const struct job *j, const siginfo_t *si)
 	c.engine = cr_cfg.engine;
 	c.max_frames = cr_cfg.max_frames;
 	c.exact = si != NULL;
-	cr_out_init(&crash_out, cr_cfg.fd);
+	cr_sink_begin(&crash_io, &cr_cfg.sink, j->sig);
+	cr_out_sink(&crash_out, &crash_io, report_buf, sizeof(report_buf));
+	reporting = 1;
 	cr_report(&crash_out, &c);
-	cr_maps_close(&crash_maps);
 	if (cr_cfg.selftest_fault)
 		*(volatile int *)(uintptr_t)cr_cfg.selftest_fault = 0;	/* address 1: faults */
+	if (!crash_io.journal)
+		cr_out_drain(&crash_out);
+	cr_sink_end(&crash_io, report_buf, crash_out.n);
+	reporting = 0;
+	cr_maps_close(&crash_maps);
 }
 
 /* The kernel's disposition is ours and it entered us with a signal frame:

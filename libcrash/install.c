@@ -22,7 +22,7 @@
 #include "sys.h"
 
 struct cr_config cr_cfg = {
-	.fd = 2,
+	.sink = { .kind = CR_SINK_FD, .fd = 2, .timeout_ms = CR_TIMEOUT_DEFAULT * 1000 },
 	.engine = CRASH_ENGINE_AUTO,
 	.max_frames = CR_DEFAULT_FRAMES,
 	.signals = CR_DEFAULT_SIGNALS,
@@ -32,7 +32,6 @@ struct cr_config cr_cfg = {
 CR_INSTALL_DATA static unsigned long long installed;	/* signals that have our handler now */
 /* Never taken in the handler. */
 CR_INSTALL_DATA static pthread_mutex_t install_lock = PTHREAD_MUTEX_INITIALIZER;
-static int opened_fd = -1;		/* the CRASH_OUTPUT/opts->path file we opened */
 
 /* The calling thread's alternate stack: libcrash's unless it has one. */
 static int thread_init(void)
@@ -60,14 +59,6 @@ int crash_thread_init(void)
 	return thread_init();
 }
 
-static int open_output(const struct crash_options *o)
-{
-	if (o->fd >= 0)
-		return o->fd;
-	if (!o->path)
-		return 2;
-	return cr_sys_open(o->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-}
 
 static int set_handlers(unsigned long long sigs)
 {
@@ -92,6 +83,8 @@ static int validate(const struct crash_options *o)
 		return -EINVAL;
 	if (o->max_frames < 0 || o->max_frames > CR_MAX_FRAMES)
 		return -EINVAL;
+	if (o->timeout < 0 || o->timeout > CR_TIMEOUT_MAX)
+		return -EINVAL;
 	if (o->signals & (CRASH_SIGMASK(0) | CRASH_SIGMASK(9) | CRASH_SIGMASK(19)))
 		return -EINVAL;
 	return 0;
@@ -100,10 +93,17 @@ static int validate(const struct crash_options *o)
 /* crash_install(opts), or with the options of the environment e if opts is NULL. */
 static int install(const struct crash_options *opts, const struct cr_env *e)
 {
-	static char path_buf[4096];
+	/* The environment's path, and the sink's: two, one in use (the sink
+	   points into it) and one for the next, so a call that fails changes
+	   nothing. */
+	static char path_buf[CR_SINK_PATH], sink_path[2][CR_SINK_PATH];
+	static int in_use;
+	char *next = sink_path[in_use ^ 1];
 	struct crash_options env;
+	struct cr_sink sink;
 	unsigned long long sigs;
-	int ret, fd;
+	const char *why;
+	int ret;
 
 	pthread_mutex_lock(&install_lock);
 	if (!opts) {
@@ -116,16 +116,30 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 	}
 	if ((ret = validate(opts)) < 0)
 		goto out;
-	if ((fd = open_output(opts)) < 0) {
-		ret = fd;
-		goto out;
-	}
 	if (!opts->no_altstack && (ret = thread_init()) < 0)
 		goto out;
-	if (opened_fd >= 0 && opened_fd != fd)
-		cr_sys_close(opened_fd);
-	opened_fd = (opts->fd < 0 && opts->path) ? fd : -1;
-	cr_cfg.fd = fd;
+	if (opts->path && cr_strlen(opts->path) < CR_SINK_PATH) {
+		memcpy(next, opts->path, cr_strlen(opts->path) + 1);
+		ret = cr_sink_setup(&sink, opts->fd, next, e ? e->v[CR_ENV_JOURNAL_SOCKET] : NULL,
+				    (unsigned)opts->timeout, &why);
+	} else {
+		ret = cr_sink_setup(&sink, opts->fd, opts->path ? "" : NULL, NULL,
+				    (unsigned)opts->timeout, &why);
+		if (opts->path) {
+			ret = -ENAMETOOLONG;
+			why = "path too long; using stderr";
+		}
+	}
+	if (ret < 0 && e) {
+		/* The environment's: loud and safe, one warning and stderr. */
+		cr_opt_warn("CRASH_OUTPUT", opts->path, why);
+		ret = 0;
+	} else if (ret < 0) {
+		goto out;	/* crash_install(opts): the caller decides */
+	}
+	cr_sink_release(&cr_cfg.sink);
+	cr_cfg.sink = sink;
+	in_use ^= 1;
 	cr_cfg.engine = opts->engine;
 	cr_cfg.max_frames = opts->max_frames ? (unsigned)opts->max_frames : CR_DEFAULT_FRAMES;
 	cr_cfg.chain = !opts->no_chain;

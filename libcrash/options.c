@@ -71,8 +71,12 @@ int cr_opt_signals(const char *s, unsigned long long *mask)
 		if (*s == ',' && *++s == 0)
 			return -1;
 	}
-	/* SIGKILL and SIGSTOP cannot be caught. */
-	if (m & (CRASH_SIGMASK(9) | CRASH_SIGMASK(19)))
+	/* SIGKILL and SIGSTOP cannot be caught; the others' default action is
+	   not the end of the process (signal(7)): CHLD 17, CONT 18, TSTP 20,
+	   TTIN 21, TTOU 22, URG 23, WINCH 28. */
+	if (m & (CRASH_SIGMASK(9) | CRASH_SIGMASK(19) | CRASH_SIGMASK(17) | CRASH_SIGMASK(18) |
+		 CRASH_SIGMASK(20) | CRASH_SIGMASK(21) | CRASH_SIGMASK(22) | CRASH_SIGMASK(23) |
+		 CRASH_SIGMASK(28)))
 		return -1;
 	*mask = m;
 	return 0;
@@ -101,7 +105,26 @@ int cr_opt_frames(const char *s, int *n)
 	return 0;
 }
 
-static void warn(const char *var, const char *val, const char *why)
+int cr_opt_timeout(const char *s, int *secs)
+{
+	unsigned long long v;
+
+	if (!s || parse_uint(s, cr_strlen(s), 3600, &v) < 0 || v == 0)
+		return -1;
+	*secs = (int)v;
+	return 0;
+}
+
+int cr_opt_bool(const char *s)
+{
+	if (s && s[0] == '1' && !s[1])
+		return 1;
+	if (s && s[0] == '0' && !s[1])
+		return 0;
+	return -1;
+}
+
+void cr_opt_warn(const char *var, const char *val, const char *why)
 {
 	struct cr_out o;
 
@@ -124,7 +147,8 @@ static void warn(const char *var, const char *val, const char *why)
  * code, and no switch here makes a jump table.
  */
 CR_INSTALL_DATA static char env_names[] =
-	"OUTPUT\0SIGNALS\0ENGINE\0MAX_FRAMES\0DISABLE\0SELFTEST_FAULT\0CACHE";
+	"OUTPUT\0SIGNALS\0ENGINE\0MAX_FRAMES\0DISABLE\0SELFTEST_FAULT\0CACHE\0TIMEOUT\0"
+	"JOURNAL_SOCKET";
 
 void cr_env_read(struct cr_env *e, char *const *envp)
 {
@@ -156,31 +180,36 @@ void cr_opt_from_env(struct crash_options *opts, const struct cr_env *e, char *p
 	int fd;
 
 	memset(opts, 0, sizeof(*opts));
-	opts->fd = 2;
 	if ((v = e->v[CR_ENV_OUTPUT]) && *v) {
-		if (cr_opt_output(v, &fd, &path) < 0) {
-			warn("CRASH_OUTPUT", v, "expected stderr, fd:N or a path; using stderr");
+		if (cr_opt_output(v, &fd, &path) < 0 || (!path && fd == 0)) {
+			cr_opt_warn("CRASH_OUTPUT", v,
+			     "expected stderr, fd:N (N > 0), journal, a directory or a file; "
+			     "using stderr");
 		} else if (path && cr_strlen(path) >= cap) {
-			warn("CRASH_OUTPUT", v, "path too long; using stderr");
+			cr_opt_warn("CRASH_OUTPUT", v, "path too long; using stderr");
 		} else if (path) {
 			memcpy(path_buf, path, cr_strlen(path) + 1);
-			opts->fd = -1;
 			opts->path = path_buf;
 		} else {
 			opts->fd = fd;
 		}
 	}
 	if ((v = e->v[CR_ENV_SIGNALS]) && *v && cr_opt_signals(v, &opts->signals) < 0) {
-		warn("CRASH_SIGNALS", v,
-		     "expected a list like SEGV,ABRT,BUS (no KILL/STOP); using the default set");
+		cr_opt_warn("CRASH_SIGNALS", v,
+		     "expected a list like SEGV,ABRT,BUS of signals that end a process (not "
+		     "KILL, STOP, CHLD, CONT, TSTP, TTIN, TTOU, URG, WINCH); using the default set");
 		opts->signals = 0;
 	}
+	if ((v = e->v[CR_ENV_TIMEOUT]) && *v && cr_opt_timeout(v, &opts->timeout) < 0) {
+		cr_opt_warn("CRASH_TIMEOUT", v, "expected seconds from 1 to 3600; using 10");
+		opts->timeout = 0;
+	}
 	if ((v = e->v[CR_ENV_ENGINE]) && *v && cr_opt_engine(v, &opts->engine) < 0) {
-		warn("CRASH_ENGINE", v, "expected auto, fp, cfi, scan or all; using auto");
+		cr_opt_warn("CRASH_ENGINE", v, "expected auto, fp, cfi, scan or all; using auto");
 		opts->engine = CRASH_ENGINE_AUTO;
 	}
 	if ((v = e->v[CR_ENV_MAX_FRAMES]) && *v && cr_opt_frames(v, &opts->max_frames) < 0) {
-		warn("CRASH_MAX_FRAMES", v, "expected a number from 1 to 1024; using 256");
+		cr_opt_warn("CRASH_MAX_FRAMES", v, "expected a number from 1 to 1024; using 256");
 		opts->max_frames = 0;
 	}
 }

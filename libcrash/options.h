@@ -13,12 +13,21 @@
 
 /* "stderr" -> *fd = 2; "fd:N" -> *fd = N; anything else non-empty: *path = s.  0 or -1. */
 int cr_opt_output(const char *s, int *fd, const char **path);
-/* "SEGV,ABRT" (with or without SIG, any case) or numbers -> mask.  0 or -1. */
+/*
+ * "SEGV,ABRT" (with or without SIG, any case) or numbers -> mask.  0 or -1;
+ * -1 also for a signal whose default action does not end the process
+ * (CHLD, CONT, STOP, TSTP, TTIN, TTOU, URG, WINCH) or cannot be caught
+ * (KILL): a report for it would be followed by the process going on.
+ */
 int cr_opt_signals(const char *s, unsigned long long *mask);
 /* "auto" "fp" "cfi" "scan" "all" -> enum crash_engine.  0 or -1. */
 int cr_opt_engine(const char *s, int *engine);
 /* decimal 1..CR_MAX_FRAMES.  0 or -1. */
 int cr_opt_frames(const char *s, int *n);
+/* decimal seconds 1..3600.  0 or -1. */
+int cr_opt_timeout(const char *s, int *secs);
+/* "1": 1, "0": 0, anything else -1 (CRASH_DISABLE). */
+int cr_opt_bool(const char *s);
 
 /*
  * The CRASH_* variables of an environment, NULL where unset.  Found in one
@@ -31,6 +40,8 @@ enum {
 	CR_ENV_DISABLE,		/* CRASH_DISABLE=1: the constructor installs nothing */
 	CR_ENV_SELFTEST_FAULT,	/* CRASH_SELFTEST_FAULT=1 (tests) */
 	CR_ENV_CACHE,		/* CRASH_CACHE=0: no CFI row cache (benchmarks) */
+	CR_ENV_TIMEOUT,		/* seconds a report may take (crash_options.timeout) */
+	CR_ENV_JOURNAL_SOCKET,	/* journald's socket, for CRASH_OUTPUT=journal */
 	CR_ENV_N
 };
 struct cr_env {
@@ -42,6 +53,9 @@ struct cr_env {
  * first of duplicate names wins, as with getenv.  Bounded by the environment.
  */
 void cr_env_read(struct cr_env *e, char *const *envp);
+
+/* One line on stderr: "libcrash: VAR=VAL: WHY" (install time). */
+void cr_opt_warn(const char *var, const char *val, const char *why);
 
 /*
  * Fill opts from e (install time only).  Each bad value gets one warning line

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "out.h"
+#include "sink.h"
 #include "sys.h"
 
 void cr_out_init(struct cr_out *o, int fd)
@@ -10,8 +11,20 @@ void cr_out_init(struct cr_out *o, int fd)
 	o->fd = fd;
 	o->err = 0;
 	o->n = 0;
+	o->buf = o->small;
+	o->cap = sizeof(o->small);
 	o->mem = NULL;
 	o->memcap = o->memlen = 0;
+	o->io = NULL;
+	o->flushed = 0;
+}
+
+void cr_out_sink(struct cr_out *o, struct cr_sink_io *io, char *buf, size_t cap)
+{
+	cr_out_init(o, -1);
+	o->io = io;
+	o->buf = buf;
+	o->cap = cap;
 }
 
 void cr_out_mem(struct cr_out *o, char *mem, size_t cap)
@@ -38,8 +51,21 @@ static void flush_mem(struct cr_out *o)
 
 void cr_flush(struct cr_out *o)
 {
+	/* A report to a sink is written whole (sink.c): a flush in the middle
+	   waits for the end (cr_out_drain), unless the buffer is full. */
+	if (o->io && o->n < o->cap)
+		return;
+	cr_out_drain(o);
+}
+
+void cr_out_drain(struct cr_out *o)
+{
 	size_t done = 0;
 
+	if (o->err == 0 && o->fd < 0 && o->io && o->n) {
+		o->err = cr_sink_write(o->io, o->buf, o->n);
+		o->flushed += o->n;
+	}
 	if (o->err == 0 && o->fd < 0 && o->mem)
 		flush_mem(o);
 	/* Bounded: every pass writes at least one byte or stops; EINTR retries at most 64 times. */
@@ -59,7 +85,7 @@ void cr_flush(struct cr_out *o)
 
 void cr_putc(struct cr_out *o, char c)
 {
-	if (o->n == sizeof(o->buf))
+	if (o->n == o->cap)
 		cr_flush(o);
 	o->buf[o->n++] = c;
 }
@@ -70,9 +96,9 @@ void cr_putsn(struct cr_out *o, const char *s, size_t max)
 	for (size_t i = 0; i < max && s[i];) {
 		size_t room, k;
 
-		if (o->n == sizeof(o->buf))
+		if (o->n == o->cap)
 			cr_flush(o);
-		room = sizeof(o->buf) - o->n;
+		room = o->cap - o->n;
 		for (k = 0; k < room && i < max && s[i]; k++, i++)
 			o->buf[o->n + k] = s[i];
 		o->n += k;

@@ -11,7 +11,16 @@ __attribute__((constructor)) static void crash_preload(void)
 	struct cr_env e;
 
 	cr_env_read(&e, environ);
-	if (e.v[CR_ENV_DISABLE] && cr_strcmp(e.v[CR_ENV_DISABLE], "1") == 0)
-		return;
+	if (e.v[CR_ENV_DISABLE] && *e.v[CR_ENV_DISABLE]) {
+		int off = cr_opt_bool(e.v[CR_ENV_DISABLE]);
+
+		if (off == 1)
+			return;
+		/* Loud and safe: a typo must not silently turn the reports off, nor
+		   leave the user thinking they are. */
+		if (off < 0)
+			cr_opt_warn("CRASH_DISABLE", e.v[CR_ENV_DISABLE],
+				    "expected 1 (off) or 0 (on); libcrash stays on");
+	}
 	cr_install_env(&e);
 }

@@ -16,6 +16,10 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -110,6 +114,79 @@ static inline int cr_sys_tgkill(int pid, int tid, int sig)
 static inline int cr_sys_nanosleep(const struct timespec *req, struct timespec *rem)
 {
 	return (int)CR_SYS2(SYS_nanosleep, req, rem);
+}
+
+/* fcntl(2) with an integer argument (F_DUPFD_CLOEXEC, F_GETFL, F_ADD_SEALS). */
+static inline int cr_sys_fcntl(int fd, int cmd, long arg)
+{
+	return (int)CR_SYS3(SYS_fcntl, fd, cmd, arg);
+}
+
+static inline int cr_sys_flock(int fd, int op)
+{
+	return (int)CR_SYS2(SYS_flock, fd, op);
+}
+
+/*
+ * statx(2): loongarch64 has no fstat or newfstatat, so every arch asks this
+ * way (fd with an empty path and AT_EMPTY_PATH: the file fd refers to).
+ */
+static inline int cr_sys_statx(int dirfd, const char *path, int flags, unsigned mask,
+			       struct statx *st)
+{
+	return (int)cr_syscall6(SYS_statx, dirfd, (long)path, flags, mask, (long)st, 0);
+}
+
+static inline int cr_sys_clock_gettime(int clock, struct timespec *ts)
+{
+	return (int)CR_SYS2(SYS_clock_gettime, clock, ts);
+}
+
+/* ppoll(2) on one descriptor: > 0 ready, 0 timed out, -errno. */
+static inline int cr_sys_poll1(int fd, short events, const struct timespec *timeout)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+
+	return (int)cr_syscall6(SYS_ppoll, (long)&p, 1, (long)timeout, 0, 8, 0);
+}
+
+/* The signals pending for this thread or the process (the kernel's 64-bit set). */
+static inline int cr_sys_sigpending(uint64_t *set)
+{
+	return (int)CR_SYS2(SYS_rt_sigpending, set, sizeof(*set));
+}
+
+/* Take a pending signal of set without waiting: its number, or -EAGAIN. */
+static inline int cr_sys_sigtake(const uint64_t *set)
+{
+	static const struct timespec zero = { 0, 0 };
+
+	return (int)CR_SYS4(SYS_rt_sigtimedwait, set, 0, &zero, sizeof(*set));
+}
+
+static inline int cr_sys_prlimit(int resource, struct rlimit *old)
+{
+	return (int)CR_SYS4(SYS_prlimit64, 0, resource, 0, old);
+}
+
+static inline int cr_sys_socket(int domain, int type, int proto)
+{
+	return (int)CR_SYS3(SYS_socket, domain, type, proto);
+}
+
+static inline long cr_sys_sendmsg(int fd, const struct msghdr *m, int flags)
+{
+	return CR_SYS3(SYS_sendmsg, fd, m, flags);
+}
+
+static inline int cr_sys_memfd_create(const char *name, unsigned flags)
+{
+	return (int)CR_SYS2(SYS_memfd_create, name, flags);
+}
+
+static inline long cr_sys_writev(int fd, const struct iovec *iov, int n)
+{
+	return CR_SYS3(SYS_writev, fd, iov, n);
 }
 
 static inline int cr_sys_sched_yield(void)
