@@ -93,27 +93,6 @@ static int self_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t le
 
 const struct cr_mem cr_mem_self = { .read = self_read };
 
-static int safe_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
-{
-	const struct cr_mem_safe *s = m->priv;
-
-	if (len == 0)
-		return 0;
-	if (addr + len < addr)
-		return -CR_EFAULT;
-	if (__atomic_load_n(&mem_method, __ATOMIC_ACQUIRE) != MEM_VMREADV)
-		return self_read(m, addr, dst, len);
-	return read_vm_pid(s->pid, addr, dst, len);
-}
-
-void cr_mem_safe_init(struct cr_mem_safe *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->m.read = safe_read;
-	s->m.priv = s;
-	s->pid = cr_sys_getpid();
-}
-
 /*
  * At the first read, not at install: a process that never crashes never pays
  * for the probe's two system calls.  Threads may get here at once (two
@@ -148,18 +127,22 @@ int cr_mem_init(void)
 
 static int buffer_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
 {
-	if (m->fail_at && *m->fail_at && --*m->fail_at == 0)
-		return -CR_EFAULT;
 	if (addr < m->lo || addr > m->hi || len > m->hi - addr)
 		return -CR_EFAULT;
 	memcpy(dst, m->buf + (addr - m->lo), len);
 	return 0;
 }
 
+static const void *buffer_view(const struct cr_mem *m, uint64_t addr, size_t len)
+{
+	return addr >= m->lo && addr + len <= m->hi ? m->buf + (addr - m->lo) : NULL;
+}
+
 void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t len)
 {
 	memset(m, 0, sizeof(*m));
 	m->read = buffer_read;
+	m->view = buffer_view;
 	m->buf = bytes;
 	m->lo = addr;
 	m->hi = addr + len;
@@ -350,25 +333,19 @@ static __attribute__((noinline)) const void *view_prove(struct cr_mem_fast *f, u
 	return c > last ? (const void *)(uintptr_t)addr : NULL;
 }
 
-const void *cr_mem_view(const struct cr_mem *m, uint64_t addr, size_t len)
+static const void *fast_view(const struct cr_mem *m, uint64_t addr, size_t len)
 {
-	if (len == 0 || addr + len < addr || m->fail_at)
-		return NULL;	/* (fault injection goes through read) */
-	if (m->read == fast_read) {
-		struct cr_mem_fast *f = m->priv;
+	struct cr_mem_fast *f = m->priv;
 
-		if (in_runs(f, addr, addr + len))
-			return (const void *)(uintptr_t)addr;
-		return view_prove(f, addr, len);
-	}
-	if (m->buf && m->read == buffer_read)	/* (a test's own read hook: through it) */
-		return addr >= m->lo && addr + len <= m->hi ? m->buf + (addr - m->lo) : NULL;
-	return NULL;
+	if (in_runs(f, addr, addr + len))
+		return (const void *)(uintptr_t)addr;
+	return view_prove(f, addr, len);
 }
 
 void cr_mem_fast_init(struct cr_mem_fast *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->m.read = fast_read;
+	f->m.view = fast_view;
 	f->m.priv = f;
 }

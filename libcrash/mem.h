@@ -11,11 +11,16 @@
 struct cr_mem {
 	/* Copy len bytes at addr to dst.  0, or -CR_EFAULT (dst unspecified). */
 	int (*read)(const struct cr_mem *m, uint64_t addr, void *dst, size_t len);
+	/*
+	 * [addr, addr + len) readable in place (len > 0, no wrap: cr_mem_view
+	 * checks): a pointer to it, or NULL (the caller copies with read).
+	 * NULL: this memory has no views (every byte goes through read: the
+	 * live process's kernel-checked reader, a test's fault injection).
+	 */
+	const void *(*view)(const struct cr_mem *m, uint64_t addr, size_t len);
 	const uint8_t *buf;	/* buffer-backed memory (tests, snapshots): [lo, hi) */
 	uint64_t lo, hi;
-	/* test hook: fail the Nth read from now (1 = the next); 0: never. */
-	unsigned long *fail_at;
-	void *priv;		/* state of the reader (cr_mem_fast) */
+	void *priv;		/* state of the reader (cr_mem_fast; a test's wrapper) */
 };
 
 /*
@@ -24,17 +29,6 @@ struct cr_mem {
  * into a pipe that the kernel validates, read back into dst.
  */
 extern const struct cr_mem cr_mem_self;
-
-/*
- * The live process, kernel-checked like cr_mem_self, with the pid taken once
- * (cr_mem_self asks for it at every read, which is always right, even in a
- * child after fork, but costs a system call).  For one report or walk.
- */
-struct cr_mem_safe {
-	struct cr_mem m;
-	long pid;
-};
-void cr_mem_safe_init(struct cr_mem_safe *s);
 
 /*
  * Probe which method works, create the shared pipe of the fallback; done at
@@ -86,14 +80,19 @@ static inline int cr_mem_fast_read64(struct cr_mem_fast *f, uint64_t addr, uint6
 void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t len);
 
 /*
- * [addr, addr + len) readable in place: a pointer to it (buffer-backed memory,
- * or pages a cr_mem_fast has proven: at most CR_VIEW_PAGES pages, the missing
- * ones proven CR_PROVE_MAX to a system call), else NULL and the caller copies
- * with cr_read.  For decoders that would otherwise copy kilobytes
- * of code onto the signal stack.  AS-safe.
+ * [addr, addr + len) readable in place: a pointer to it (m->view: buffer-backed
+ * memory, or pages a cr_mem_fast has proven: at most CR_VIEW_PAGES pages, the
+ * missing ones proven 32 to a system call), else NULL and the caller copies
+ * with cr_read.  For decoders that would otherwise copy kilobytes of code
+ * onto the signal stack.  AS-safe.
  */
 #define CR_VIEW_PAGES 64
-const void *cr_mem_view(const struct cr_mem *m, uint64_t addr, size_t len);
+static inline const void *cr_mem_view(const struct cr_mem *m, uint64_t addr, size_t len)
+{
+	if (!m->view || len == 0 || addr + len < addr)
+		return NULL;
+	return m->view(m, addr, len);
+}
 
 static inline int cr_read(const struct cr_mem *m, uint64_t a, void *dst, size_t len)
 {

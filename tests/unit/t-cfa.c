@@ -5,6 +5,7 @@
 #include "../tap.h"
 #include "cfi/cache.h"
 #include "cfi/cfi.h"
+#include "faultmem.h"
 
 static const struct cr_arch test_arch = {
 	.name = "x86_64", .nregs = 17, .sp = 7, .fp = 6, .ra = 16,
@@ -36,7 +37,13 @@ static void setup(const uint8_t *cie, size_t cn, const uint8_t *f, size_t fn)
 	if (fn)
 		memcpy(img + FI, f, fn);
 	cr_mem_buffer(&mem, IMG, img, sizeof(img));
-	mem.fail_at = fail_ptr;
+	if (fail_ptr) {
+		static struct faultmem fm;
+		static struct cr_mem under;
+
+		under = mem;
+		mem = *faultmem_init(&fm, &under, fail_ptr);
+	}
 	memset(&fde, 0, sizeof(fde));
 	fde.pc_lo = LO;
 	fde.pc_hi = HI;
@@ -447,6 +454,7 @@ static void t_faults(void)
 	for (n = 1; n < 50; n++) {
 		setup(std_cie, sizeof(std_cie), gcc_prog, sizeof(gcc_prog));
 		mem.read = failing_read;
+		mem.view = NULL;
 		fail_from = n;
 		nread = 0;
 		ret = rerun(LO + 0x21);
@@ -487,6 +495,7 @@ static int both_paths(uint64_t pc)
 	int r1, ret2;
 
 	cm.read = copy_read;
+	cm.view = NULL;
 	memset(&row, 0xa5, sizeof(row));
 	memset(&r2, 0xa5, sizeof(r2));
 	r1 = cr_cfa_run(&mem, arch, &fde, pc, &row);

@@ -2,6 +2,7 @@
 /* cursor.c: fixed-size reads, LEB128, DW_EH_PE_* pointers, window, sticky error. */
 #include "../tap.h"
 #include "cursor.h"
+#include "faultmem.h"
 
 #define BASE 0x10000ull
 
@@ -338,6 +339,7 @@ static void t_fill_copy(void)
 
 	cr_mem_buffer(&mem, BASE, b, sizeof(b));
 	mem.read = counting_read;	/* a hook of its own: no view in place */
+	mem.view = NULL;
 	nreads = 0;
 	cr_cursor_init_fill(&c, &mem, BASE, BASE + sizeof(b));
 	tap_ok(nreads == 0 && c.win_hi == c.win_lo, "init_fill without a view: nothing read");
@@ -356,6 +358,7 @@ static void t_window(void)
 		b[i] = (uint8_t)i;
 	cr_mem_buffer(&mem, BASE, b, sizeof(b));
 	mem.read = counting_read;
+	mem.view = NULL;
 	nreads = 0;
 	cr_cursor_init(&cur, &mem, BASE, BASE + 512);
 	for (i = 0; i < 512; i++)
@@ -385,6 +388,7 @@ static void t_window(void)
 		page_tail[i] = (uint8_t)(0xc0 + i);
 	cr_mem_buffer(&mem, 0x20000 - 64, page_tail, sizeof(page_tail));
 	mem.read = counting_read;
+	mem.view = NULL;
 	nreads = 0;
 	cr_cursor_init(&cur, &mem, 0x20000 - 64, 0x30000);
 	tap_is_u64(cr_u8(&cur), 0xc0, "before an unreadable page: fallback read");
@@ -406,10 +410,10 @@ static void t_window(void)
 static int decode_mixed(const uint8_t *b, size_t len, unsigned long *fail_at, uint64_t out[2])
 {
 	uint64_t sum = 0, v;
+	struct faultmem fm;
 
 	cr_mem_buffer(&mem, BASE, b, len);
-	mem.fail_at = fail_at;
-	cr_cursor_init(&cur, &mem, BASE, BASE + len);
+	cr_cursor_init(&cur, fail_at ? faultmem_init(&fm, &mem, fail_at) : &mem, BASE, BASE + len);
 	for (unsigned i = 0; i < 300; i++)
 		sum += cr_uleb(&cur);
 	v = cr_encptr(&cur, DW_EH_PE_indirect | DW_EH_PE_pcrel | DW_EH_PE_udata4, NULL);
@@ -555,6 +559,7 @@ static void t_view(void)
 
 	/* A copied window (no in-place view of this memory) gives no view. */
 	mem.read = counting_read;	/* a hook of its own: windows are copies */
+	mem.view = NULL;
 	cr_cursor_init(&a, &mem, 0x60000, 0x60000 + sizeof(b));
 	cr_u8(&a);
 	cr_cursor_view(&a, &v);

@@ -4,6 +4,7 @@
 
 #include "../tap.h"
 #include "cfi/cfi.h"
+#include "faultmem.h"
 
 #define IMG 0x400000ull		/* image base: hdr at IMG, .eh_frame at IMG + FRAME */
 #define FRAME 0x200
@@ -783,6 +784,8 @@ static int failing_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t
 
 static void t_faults(void)
 {
+	static struct faultmem fm;
+	static struct cr_mem under;
 	unsigned long fail_at;
 	unsigned bad = 0, faults = 0, k;
 	struct cr_fde f;
@@ -794,7 +797,8 @@ static void t_faults(void)
 
 			use_image(!how, HDR_LEN);
 			fail_at = k;
-			mem.fail_at = &fail_at;
+			under = mem;
+			mem = *faultmem_init(&fm, &under, &fail_at);
 			ret = find(TEXT + 0x400, &f);
 			if (ret == 0)
 				bad += f.pc_lo != TEXT + 0x400 || f.pc_hi != TEXT + 0x480;
@@ -816,6 +820,7 @@ static void t_faults(void)
 
 			use_image(!how, HDR_LEN);
 			mem.read = failing_read;
+			mem.view = NULL;
 			fail_from = k;
 			nread = 0;
 			ret = find(TEXT + 0x400, &f);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* expr.c: every DW_OP the evaluator accepts, and a malformed twin for each. */
 #include "../tap.h"
+#include "faultmem.h"
 #include "row.h"
 
 #define IMG 0x1000ull		/* the expression bytes are placed here */
@@ -21,7 +22,13 @@ static int eval(const uint8_t *b, size_t n, const uint64_t *initial, uint64_t *r
 {
 	memcpy(img, b, n);
 	cr_mem_buffer(&mem, IMG, img, sizeof(img));
-	mem.fail_at = fail_ptr;
+	if (fail_ptr) {
+		static struct faultmem fm;
+		static struct cr_mem under;
+
+		under = mem;
+		mem = *faultmem_init(&fm, &under, fail_ptr);
+	}
 	*res = 0xdeadbeefdeadbeefull;
 	return cr_expr_eval(&mem, &test_arch, &regs, IMG, n, initial, res);
 }
