@@ -69,6 +69,13 @@ int cr_ctx_from_kernel(const struct cr_mem *m, const void *si, const void *uc, u
  */
 void cr_on_stack(void (*fn)(void *), void *arg, void *top);
 
+/*
+ * Make the system call that raised a SIGSYS (seccomp SECCOMP_RET_TRAP) return
+ * v (-errno) when the handler returns: the kernel skipped it and left its
+ * number in the result register.
+ */
+void cr_ctx_set_ret(void *uc, long v);
+
 /* Registers of the report that are no DWARF column (flags, fault details). */
 struct cr_extra {
 	unsigned n;

@@ -14,6 +14,7 @@
  * Between the signal and the re-raise: no malloc, stdio or locks; every
  * memory read through cr_mem; every loop bounded.
  */
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -96,7 +97,7 @@ static void reraise(int sig, void *ucv, int now)
 	set_default(sig);
 	if (now) {
 		cr_sys_sigprocmask(SIG_UNBLOCK, &set, NULL);
-		cr_sys_tgkill(cr_sys_getpid(), cr_sys_gettid(), sig);
+		cr_sys_raise(sig);
 		return;
 	}
 	/* Pending now, delivered in the interrupted context after sigreturn, so
@@ -109,7 +110,7 @@ static void reraise(int sig, void *ucv, int now)
 		mask &= ~set;
 		memcpy(&uc->uc_sigmask, &mask, sizeof(mask));
 	}
-	cr_sys_tgkill(cr_sys_getpid(), cr_sys_gettid(), sig);
+	cr_sys_raise(sig);
 }
 
 /* A hardware fault that repeats when the instruction is executed again. */
@@ -314,6 +315,16 @@ void cr_handler(int sig, siginfo_t *si, void *uc, uint64_t entry_sp, uint64_t en
 
 	/* A fault inside our own report is never the application's to handle. */
 	if (owner && owner == cr_sys_gettid()) {
+		/*
+		 * A seccomp filter trapped one of the report's own system calls
+		 * (SECCOMP_RET_TRAP: SIGSYS, SYS_SECCOMP, the call skipped): it
+		 * fails with EPERM and the report goes on without that piece.
+		 * This thread runs only libcrash's code while it owns the report.
+		 */
+		if (sig == SIGSYS && si && si->si_code == 1 /* SYS_SECCOMP */ && uc) {
+			cr_ctx_set_ret(uc, -EPERM);
+			return;
+		}
 		nested(sig);
 		return;
 	}

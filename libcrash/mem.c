@@ -28,8 +28,11 @@ static int read_vm_pid(long pid, uint64_t addr, void *dst, size_t len)
 
 static int read_vm(uint64_t addr, void *dst, size_t len)
 {
-	/* getpid() each time: after fork() a cached pid would read the parent. */
-	return read_vm_pid(cr_sys_getpid(), addr, dst, len);
+	/* The calling thread's id each time: after fork() a cached id would read
+	   the parent; any thread's id names the process's memory
+	   (process_vm_readv looks the task up by id), and a seccomp filter that
+	   refuses getpid does not refuse gettid as well (handler.c). */
+	return read_vm_pid(cr_sys_gettid(), addr, dst, len);
 }
 
 /* write(2) from addr into a pipe faults softly (EFAULT); read the bytes back. */
@@ -181,7 +184,7 @@ static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 		return n;
 	}
 	if (f->pid == 0)
-		f->pid = cr_sys_getpid();
+		f->pid = cr_sys_gettid();	/* as read_vm: any thread's id will do */
 	k = want > CR_PROVE_AHEAD ? want : CR_PROVE_AHEAD;
 	for (unsigned i = 0; i < k; i++) {
 		remote[i].iov_base = (void *)(uintptr_t)((c + i) << 12);

@@ -38,10 +38,19 @@ static void put_ids(struct cr_out *o)
 	long tid = cr_sys_gettid();
 	size_t k = 16;
 
+	long pid = cr_sys_getpid();
+
+	/* A seccomp filter may refuse either call (handler.c): "?", not -1. */
 	cr_puts(o, "pid: ");
-	cr_putu(o, (uint64_t)cr_sys_getpid());
+	if (pid > 0)
+		cr_putu(o, (uint64_t)pid);
+	else
+		cr_putc(o, '?');
 	cr_puts(o, ", tid: ");
-	cr_putu(o, (uint64_t)tid);
+	if (tid > 0)
+		cr_putu(o, (uint64_t)tid);
+	else
+		cr_putc(o, '?');
 	cr_puts(o, ", name: ");
 	/* The thread's name (the handler runs on the crashed thread): PR_GET_NAME
 	   is a system call; its /proc file, the fallback, costs ~20 us here. */

@@ -235,3 +235,9 @@ __asm__(".text\n"
 
 CR_ENTRY(crash_backtrace_with, cr_backtrace_with_at);
 CR_ENTRY(crash_backtrace, cr_backtrace_at);
+
+/* A system call's result as the interrupted code will see it (x0). */
+void cr_ctx_set_ret(void *uc, long v)
+{
+	((ucontext_t *)uc)->uc_mcontext.regs[0] = (unsigned long long)v;
+}
