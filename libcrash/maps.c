@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "maps.h"
+#include "scratch.h"
 #include "str.h"
 #include "sys.h"
 
@@ -127,20 +128,16 @@ int cr_maps_parse(struct cr_maps *t, const char *text, size_t len)
  * busy reads 256 bytes at a time on the stack.
  */
 static char page_buf[4096];
-static volatile int page_busy;
+static struct cr_scratch page = CR_SCRATCH(page_buf);
 
 static int load_fd(struct cr_maps *t, int fd)
 {
 	struct parser p = { .t = t, .len = 0 };
-	char small[256], *buf = small;
-	size_t cap = sizeof(small);
-	int big = __atomic_exchange_n(&page_busy, 1, __ATOMIC_ACQUIRE) == 0;
+	char small[256], *buf;
+	size_t cap;
 	long r;
 
-	if (big) {
-		buf = page_buf;
-		cap = sizeof(page_buf);
-	}
+	buf = cr_scratch_get(&page, small, sizeof(small), &cap);
 	t->n = 0;
 	t->truncated = 0;
 	t->query = 0;
@@ -153,8 +150,7 @@ static int load_fd(struct cr_maps *t, int fd)
 			break;
 		feed(&p, buf, (size_t)r);
 	}
-	if (big)
-		__atomic_store_n(&page_busy, 0, __ATOMIC_RELEASE);
+	cr_scratch_put(&page, buf);
 	if (p.len)
 		parse_line(t, p.line, p.line + p.len);
 	return (int)t->n;

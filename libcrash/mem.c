@@ -7,15 +7,16 @@
 #include <string.h>
 
 #include "mem.h"
+#include "scratch.h"
 #include "sys.h"
 
 enum { MEM_VMREADV = 1, MEM_PIPE = 2 };
 
 static int mem_method;		/* 0 until cr_mem_init() decides, then set once */
 static int probe_pipe[2] = { -1, -1 };
-/* The shared pipe is in use by another reader, or not made yet (it starts busy:
-   a reader that finds it busy makes a pipe of its own). */
-static volatile int probe_busy = 1;
+/* The shared pipe: held by another reader, or not made yet (it starts held: a
+   reader that finds it so makes a pipe of its own). */
+static struct cr_scratch shared_pipe = { probe_pipe, sizeof(probe_pipe), 1 };
 static int probe_claimed;	/* a thread has taken on making the shared pipe */
 
 static int read_vm_pid(long pid, uint64_t addr, void *dst, size_t len)
@@ -62,12 +63,13 @@ static int read_pipe_fds(const int fd[2], uint64_t addr, void *dst, size_t len)
 
 static int read_pipe(uint64_t addr, void *dst, size_t len)
 {
-	int fd[2], ret;
+	int own[2], *fd, ret;
+	size_t size;
 
 	/* The shared pipe, unless another thread (or the code we interrupted) is using it. */
-	if (__atomic_exchange_n(&probe_busy, 1, __ATOMIC_ACQUIRE) == 0) {
-		ret = read_pipe_fds(probe_pipe, addr, dst, len);
-		__atomic_store_n(&probe_busy, 0, __ATOMIC_RELEASE);
+	if ((fd = cr_scratch_get(&shared_pipe, own, sizeof(own), &size)) != own) {
+		ret = read_pipe_fds(fd, addr, dst, len);
+		cr_scratch_put(&shared_pipe, fd);
 		return ret;
 	}
 	if (cr_sys_pipe2(fd, O_CLOEXEC | O_NONBLOCK) < 0)
@@ -121,7 +123,7 @@ int cr_mem_init(void)
 		if ((ret = cr_sys_pipe2(fd, O_CLOEXEC | O_NONBLOCK)) == 0) {
 			probe_pipe[0] = fd[0];
 			probe_pipe[1] = fd[1];
-			__atomic_store_n(&probe_busy, 0, __ATOMIC_RELEASE);
+			cr_scratch_put(&shared_pipe, probe_pipe);	/* ready: free */
 		}
 	}
 	__atomic_store_n(&mem_method, MEM_PIPE, __ATOMIC_RELEASE);

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "elfmem.h"
 #include "module.h"
+#include "seqlock.h"
 #include "str.h"
 #include "sys.h"
 
@@ -135,7 +136,7 @@ static void read_str(const struct cr_mem *m, uint64_t addr, char *dst, size_t ca
 
 /*
  * Modules found at crash time (loaded after install, or before any install):
- * a few slots, each a sequence lock (as the CIE memo's, cfi/cache.c), so
+ * a few slots, each with a sequence lock (seqlock.h, as the CIE memo's), so
  * that the next walk does not parse the same program headers again.
  * Lock-free, AS-safe.
  */
@@ -157,15 +158,12 @@ static unsigned rt_home(uint64_t key)
 
 static int rt_get_slot(struct rt_slot *s, uint64_t key, struct cr_module *out)
 {
-	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE), *d = (uint64_t *)out;
-	const uint64_t *src = (const uint64_t *)&s->mod;
+	uint64_t seq = cr_seq_begin(&s->seq);
 
 	if ((seq & 1) || seq == 0 || __atomic_load_n(&s->key, __ATOMIC_RELAXED) != key)
 		return -CR_ENOINFO;
-	for (size_t i = 0; i < sizeof(*out) / 8; i++)
-		d[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
+	cr_seq_load(out, &s->mod, sizeof(*out));
+	return cr_seq_still(&s->seq, seq) ? 0 : -CR_ENOINFO;
 }
 
 static int rt_get(uint64_t key, struct cr_module *out)
@@ -185,17 +183,13 @@ static void rt_put(uint64_t key, const struct cr_module *mod)
 		if (__atomic_load_n(&rt[(h + i) % RT_SLOTS].seq, __ATOMIC_RELAXED) == 0)
 			break;
 	struct rt_slot *s = &rt[(h + (i < RT_WAYS ? i : 0)) % RT_SLOTS];
-	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED), *d = (uint64_t *)&s->mod;
-	const uint64_t *src = (const uint64_t *)mod;
+	uint64_t seq;
 
-	if ((seq & 1) || !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
-						      __ATOMIC_RELAXED))
+	if (!cr_seq_claim(&s->seq, &seq))
 		return;
-	__atomic_thread_fence(__ATOMIC_RELEASE);
 	__atomic_store_n(&s->key, key, __ATOMIC_RELAXED);
-	for (size_t k = 0; k < sizeof(*mod) / 8; k++)
-		__atomic_store_n(&d[k], src[k], __ATOMIC_RELAXED);
-	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
+	cr_seq_store(&s->mod, mod, sizeof(*mod));
+	cr_seq_release(&s->seq, seq);
 }
 
 /*

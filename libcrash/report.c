@@ -10,6 +10,7 @@
 #include "crash-int.h"
 #include "module.h"
 #include "report.h"
+#include "scratch.h"
 #include "sigdesc.h"
 #include "sym.h"
 #include "sys.h"
@@ -311,7 +312,7 @@ static unsigned walk(const struct cr_crash *c, const struct cr_mem *m, int engin
 
 /* One walk into here when it is free (the crash owner always finds it free). */
 static struct cr_frame frame_buf[1024];
-static volatile int frame_busy;
+static struct cr_scratch frames = CR_SCRATCH(frame_buf);
 
 void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
 			 int engine, int first)
@@ -320,13 +321,12 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 	static const char *const names[] = { "auto", "fp", "cfi", "scan" };
 	struct printer p = { .o = o, .m = m };
 	struct cr_trace t = { .f = NULL, .sink = NULL, .arg = &p, .max = c->max_frames };
-	int buffered = t.max <= CR_ARRAY_SIZE(frame_buf) &&
-		       __atomic_exchange_n(&frame_busy, 1, __ATOMIC_ACQUIRE) == 0;
+	size_t size = 0;
 
 	/* The header comes first: walk once into the buffer, or, when another
 	   thread holds it, count in a first pass and print in a second. */
-	if (buffered)
-		t.f = frame_buf;
+	if (t.max <= CR_ARRAY_SIZE(frame_buf))
+		t.f = cr_scratch_get(&frames, NULL, 0, &size);
 	walk(c, m, engine, &t, &w);
 	if (first)
 		put_origin(o, c, m, &w);
@@ -344,12 +344,12 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 	p.memo.mod_lo = 0;
 	p.memo.nseen = 0;
 	cr_symfiles_init(&p.memo.files);
-	if (buffered) {
+	if (t.f) {
 		unsigned n = t.n;
 
 		for (t.n = 0; t.n < n; t.n++)
-			print_sink(&t, &frame_buf[t.n]);
-		__atomic_store_n(&frame_busy, 0, __ATOMIC_RELEASE);
+			print_sink(&t, &t.f[t.n]);
+		cr_scratch_put(&frames, t.f);
 	} else {
 		t.sink = print_sink;
 		walk(c, m, engine, &t, &w);

@@ -6,6 +6,7 @@
 
 #include "elfmem.h"
 #include "out.h"
+#include "scratch.h"
 #include "sym.h"
 #include "str.h"
 #include "sys.h"
@@ -15,37 +16,25 @@
 
 /* One shared scan buffer; whoever cannot take it uses a small one on its stack. */
 static Elf64_Sym big_buf[SYM_BIG];
-static volatile int big_busy;
+static struct cr_scratch big = CR_SCRATCH(big_buf);
 
 struct symbuf {
 	Elf64_Sym *s;
 	uint64_t cap;
-	int big;
 	Elf64_Sym small[SYM_CHUNK];
 };
 
-/* The shared buffer: 1 if taken (big_put after), 0 if another holds it. */
-static int big_take(void)
-{
-	return __atomic_exchange_n(&big_busy, 1, __ATOMIC_ACQUIRE) == 0;
-}
-
-static void big_put(void)
-{
-	__atomic_store_n(&big_busy, 0, __ATOMIC_RELEASE);
-}
-
 static void buf_get(struct symbuf *b)
 {
-	b->big = big_take();
-	b->s = b->big ? big_buf : b->small;
-	b->cap = b->big ? SYM_BIG : SYM_CHUNK;
+	size_t size;
+
+	b->s = cr_scratch_get(&big, b->small, sizeof(b->small), &size);
+	b->cap = size / sizeof(Elf64_Sym);
 }
 
 static void buf_put(struct symbuf *b)
 {
-	if (b->big)
-		big_put();
+	cr_scratch_put(&big, b->s);
 }
 #define MAX_SYMS (1u << 22)	/* bound on any one table */
 
@@ -340,16 +329,14 @@ static int symtab_scan(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc,
 
 /* Where a file's .symtab and its string table are (sizes 0: it has none). */
 /*
- * The section headers [i, i + n) of fd: all of them in one read into the
- * shared scan buffer when big (240 fit), else 16 at a time into small.  The
+ * The section headers [i, i + n) of fd into dst (room for cap): all of them in
+ * one read into the shared scan buffer (240 fit), else 16 at a time.  The
  * count read, 0 on an error.
  */
-static unsigned shdrs_read(int fd, const Elf64_Ehdr *eh, unsigned i, int big, Elf64_Shdr *small,
-			   const Elf64_Shdr **out)
+static unsigned shdrs_read(int fd, const Elf64_Ehdr *eh, unsigned i, Elf64_Shdr *dst,
+			   unsigned cap, const Elf64_Shdr **out)
 {
 	unsigned n = eh->e_shnum - i;
-	unsigned cap = big ? (unsigned)(SYM_BIG * sizeof(Elf64_Sym) / sizeof(Elf64_Shdr)) : 16;
-	Elf64_Shdr *dst = big ? (Elf64_Shdr *)(void *)big_buf : small;
 
 	if (n > cap)
 		n = cap;
@@ -363,10 +350,11 @@ static unsigned shdrs_read(int fd, const Elf64_Ehdr *eh, unsigned i, int big, El
 static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile *sf)
 {
 	Elf64_Ehdr eh;
-	Elf64_Shdr small[16], sh, str;
+	Elf64_Shdr small[16], sh, str, *buf;
 	const Elf64_Shdr *shs = small;
-	unsigned have = 0, base = 0;
-	int ret = -CR_ENOINFO, big;
+	unsigned have = 0, base = 0, cap;
+	int ret = -CR_ENOINFO;
+	size_t size;
 
 	if (pread_all(fd, &eh, sizeof(eh), 0) < 0 || !cr_memeq(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
@@ -374,11 +362,12 @@ static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile 
 		return -CR_ENOINFO;
 	/* The shared scan buffer, if free, for one read of them all (not buf_get:
 	   its fallback chunk would put 1.5 KiB more on the handler's stack). */
-	big = big_take();
+	buf = cr_scratch_get(&big, small, sizeof(small), &size);
+	cap = (unsigned)(size / sizeof(Elf64_Shdr));
 	for (unsigned i = 0; i < eh.e_shnum && i < 65535; i++) {
 		if (i == base + have) {
 			base = i;
-			if ((have = shdrs_read(fd, &eh, i, big, small, &shs)) == 0)
+			if ((have = shdrs_read(fd, &eh, i, buf, cap, &shs)) == 0)
 				break;
 		}
 		sh = shs[i - base];
@@ -396,8 +385,7 @@ static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile 
 		ret = 0;
 		break;
 	}
-	if (big)
-		big_put();
+	cr_scratch_put(&big, buf);
 	return ret;
 }
 
@@ -452,8 +440,8 @@ static __attribute__((noinline)) int symtab_lookup(const struct cr_symfile *sf,
  * lookup.
  */
 #define SYM_ARENA (64u << 10)
-static uint8_t arena[SYM_ARENA] __attribute__((aligned(8)));
-static volatile int arena_busy;
+static uint8_t arena_mem[SYM_ARENA] __attribute__((aligned(8)));
+static struct cr_scratch arena = CR_SCRATCH(arena_mem);
 
 static void symtab_load(struct cr_symfile *sf)
 {
@@ -467,9 +455,9 @@ static void symtab_load(struct cr_symfile *sf)
 	/* From an 8-byte boundary (the symbols' is one), counted in the size check. */
 	lo &= ~(uint64_t)7;
 	if (hi - lo > SYM_ARENA - o->used ||
-	    pread_all(sf->fd, arena + o->used, (size_t)(hi - lo), lo) < 0)
+	    pread_all(sf->fd, o->arena + o->used, (size_t)(hi - lo), lo) < 0)
 		return;
-	sf->tab = arena + o->used;
+	sf->tab = o->arena + o->used;
 	sf->tab_off = lo;
 	o->used += (hi - lo + 7) & ~(uint64_t)7;
 }
@@ -572,13 +560,15 @@ int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc
 
 void cr_symfiles_init(struct cr_symfiles *s)
 {
+	size_t size;
+
 	for (unsigned i = 0; i < CR_SYMFILES; i++) {
 		cr_symfile_init(&s->f[i]);
 		s->f[i].owner = s;
 	}
 	s->next = 0;
 	s->used = 0;
-	s->arena = __atomic_exchange_n(&arena_busy, 1, __ATOMIC_ACQUIRE) == 0;
+	s->arena = cr_scratch_get(&arena, NULL, 0, &size);
 }
 
 void cr_symfiles_close(struct cr_symfiles *s)
@@ -587,9 +577,8 @@ void cr_symfiles_close(struct cr_symfiles *s)
 		cr_symfile_close(&s->f[i]);
 	s->next = 0;
 	s->used = 0;
-	if (s->arena)
-		__atomic_store_n(&arena_busy, 0, __ATOMIC_RELEASE);
-	s->arena = 0;
+	cr_scratch_put(&arena, s->arena);
+	s->arena = NULL;
 }
 
 /* The slot of mod's file: the one it already has, else the oldest. */

@@ -52,7 +52,7 @@ void cr_symfile_close(struct cr_symfile *sf);
 struct cr_symfiles {
 	struct cr_symfile f[CR_SYMFILES];
 	unsigned next;			/* the slot taken next */
-	int arena;			/* holds the shared arena for small tables */
+	uint8_t *arena;			/* the shared arena for small tables, NULL: none */
 	uint64_t used;			/* bytes of it used */
 };
 void cr_symfiles_init(struct cr_symfiles *s);

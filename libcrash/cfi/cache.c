@@ -95,20 +95,17 @@ static void put_slot(struct cr_cache_slot *s, uint64_t pc, uint64_t mod, const s
 void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 {
 	struct cr_cache_slot *s = slot_of(pc);
-	uint64_t g = __atomic_load_n(&cr_cache_gen, __ATOMIC_RELAXED);
+	uint64_t g;
 
 	/* Never a pc in page 0, which is never mapped: the trace loop relies on it. */
-	if (!cr_cache_enabled || pc < 4096 || (g & 1) ||
-	    !__atomic_compare_exchange_n(&cr_cache_gen, &g, g + 1, 0, __ATOMIC_ACQUIRE,
-					 __ATOMIC_RELAXED))
+	if (!cr_cache_enabled || pc < 4096 || !cr_seq_claim(&cr_cache_gen, &g))
 		return;	/* another writer (maybe the code we interrupted) is at work */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
 	/* Another pc's row at home goes to the other slot (no other writer now:
 	   these plain reads see what the last writer left). */
 	if (s->pc && (s->pc != pc || s->mod != mod))
 		put_slot(other_of(s), s->pc, s->mod, &s->row);
 	put_slot(s, pc, mod, c);
-	__atomic_store_n(&cr_cache_gen, g + 2, __ATOMIC_RELEASE);
+	cr_seq_release(&cr_cache_gen, g);
 }
 
 static struct cie_slot {
@@ -129,57 +126,35 @@ static struct cie_slot *cie_slot_of(uint64_t addr)
 }
 _Static_assert(CR_CIE_SLOTS == 1 << 4, "cie_slot_of uses 4 bits");
 
-static void load_words(void *dst, const void *src, size_t size)
-{
-	uint64_t *d = dst;
-	const uint64_t *s = src;
-
-	for (size_t i = 0; i < size / 8; i++)
-		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
-}
-
-static void store_words(void *dst, const void *src, size_t size)
-{
-	uint64_t *d = dst;
-	const uint64_t *s = src;
-
-	for (size_t i = 0; i < size / 8; i++)
-		__atomic_store_n(&d[i], s[i], __ATOMIC_RELAXED);
-}
-
 int cr_cie_memo_get(uint64_t addr, uint64_t mod, struct cr_cie *cie, struct cr_cie_init *init)
 {
 	const struct cie_slot *s = cie_slot_of(addr);
-	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
+	uint64_t seq = cr_seq_begin(&s->seq);
 
 	if (!cr_cache_enabled || !mod || (seq & 1) || seq == 0 ||
 	    __atomic_load_n(&s->addr, __ATOMIC_RELAXED) != addr ||
 	    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod)
 		return -CR_ENOINFO;
 	if (cie)
-		load_words(cie, &s->cie, sizeof(*cie));
+		cr_seq_load(cie, &s->cie, sizeof(*cie));
 	if (init)
-		load_words(init, &s->init, sizeof(*init));
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq ? 0 : -CR_ENOINFO;
+		cr_seq_load(init, &s->init, sizeof(*init));
+	return cr_seq_still(&s->seq, seq) ? 0 : -CR_ENOINFO;
 }
 
 void cr_cie_memo_put(uint64_t addr, uint64_t mod, const struct cr_cie *cie,
 		     const struct cr_cie_init *init)
 {
 	struct cie_slot *s = cie_slot_of(addr);
-	uint64_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
+	uint64_t seq;
 
-	if (!cr_cache_enabled || !mod || (seq & 1) ||
-	    !__atomic_compare_exchange_n(&s->seq, &seq, seq + 1, 0, __ATOMIC_ACQUIRE,
-					 __ATOMIC_RELAXED))
+	if (!cr_cache_enabled || !mod || !cr_seq_claim(&s->seq, &seq))
 		return;
-	__atomic_thread_fence(__ATOMIC_RELEASE);
 	__atomic_store_n(&s->addr, addr, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->mod, mod, __ATOMIC_RELAXED);
-	store_words(&s->cie, cie, sizeof(*cie));
-	store_words(&s->init, init, sizeof(*init));
-	__atomic_store_n(&s->seq, seq + 2, __ATOMIC_RELEASE);
+	cr_seq_store(&s->cie, cie, sizeof(*cie));
+	cr_seq_store(&s->init, init, sizeof(*init));
+	cr_seq_release(&s->seq, seq);
 }
 
 void cr_cache_clear(void)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A fixed-size cache of CFI rows keyed by (lookup pc, module), shared by all
- * threads, with no lock and no allocation: one sequence lock, the generation
- * cr_cache_gen, guards all slots.  A writer takes it (odd) with a compare and
+ * threads, with no lock and no allocation: one sequence lock (seqlock.h), the
+ * generation cr_cache_gen, guards all slots.  A writer takes it (odd) with a compare and
  * swap or, if another writer has it, does not cache; a reader takes what it
  * read as a miss if the generation was odd or changed meanwhile.  So a signal
  * handler that interrupts a writer in its own thread cannot deadlock or use a
@@ -18,6 +18,7 @@
 #define CR_CFI_CACHE_H
 
 #include "../row.h"
+#include "../seqlock.h"
 
 #define CR_CACHE_SLOTS 1024	/* power of two */
 
@@ -37,14 +38,13 @@ extern int cr_cache_enabled;
 /* A reader's start: the generation, odd if a writer is at work (then: a miss). */
 static inline uint64_t cr_cache_begin(void)
 {
-	return __atomic_load_n(&cr_cache_gen, __ATOMIC_ACQUIRE);
+	return cr_seq_begin(&cr_cache_gen);
 }
 
 /* A reader's end: 1 if no writer wrote since cr_cache_begin() gave g (even). */
 static inline int cr_cache_still(uint64_t g)
 {
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	return __atomic_load_n(&cr_cache_gen, __ATOMIC_RELAXED) == g;
+	return cr_seq_still(&cr_cache_gen, g);
 }
 
 static inline struct cr_cache_slot *cr_cache_slot_of(uint64_t pc)
@@ -61,7 +61,7 @@ void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c);
  * The CIE memo: parsed CIEs with the rules of their initial instructions, by
  * (CIE address, module key), for live walks.  Linkers merge identical CIEs, so
  * a module has a few (libc 3, for 3,713 FDEs): a first capture parses and runs
- * each once, not once per FDE.  Slots are sequence locks, as above.  A CIE
+ * each once, not once per FDE.  Each slot has a sequence lock of its own (seqlock.h).  A CIE
  * whose program sets more than CR_CIE_INIT_MAX columns, or leaves a
  * remembered state, is not kept.
  */
