@@ -19,14 +19,11 @@ static int live_module_quick(const struct cr_walk *w, uint64_t pc, struct cr_mod
 	return cr_module_quick(pc, out);
 }
 
-/* Crash path only (the crash owner): is pc executable, which stack holds sp. */
-static struct cr_maps *walk_maps;
-
+/* Crash path only: is pc executable, which stack holds sp (w->ctx: the maps). */
 static int maps_exec(const struct cr_walk *w, uint64_t pc)
 {
-	const struct cr_map *m = cr_maps_find(walk_maps, pc);
+	const struct cr_map *m = cr_maps_find(w->ctx, pc);
 
-	(void)w;
 	return m && (m->flags & CR_MAP_X);
 }
 
@@ -39,8 +36,7 @@ static int low_exec(const struct cr_walk *w, uint64_t pc)
 
 static int maps_stack(const struct cr_walk *w, uint64_t sp, uint64_t *lo, uint64_t *hi)
 {
-	(void)w;
-	return cr_maps_stack(walk_maps, sp, lo, hi);
+	return cr_maps_stack(w->ctx, sp, lo, hi);
 }
 
 void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exact)
@@ -60,6 +56,7 @@ void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exac
 	w->stack_hi = UINT64_MAX;
 	w->is_exec = low_exec;
 	w->stack_of = NULL;
+	w->ctx = maps;
 	if (maps) {
 		/*
 		 * The crash path (one owner): not the row cache, whose 128 KiB a
@@ -73,7 +70,6 @@ void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exac
 			crash_memo.e[i].pc = 0;
 		w->cache = 0;
 		w->memo = &crash_memo;
-		walk_maps = maps;
 		w->is_exec = maps_exec;
 		w->stack_of = maps_stack;
 		if (cr_maps_stack(maps, sp, &w->stack_lo, &w->stack_hi) < 0) {

@@ -18,8 +18,6 @@ enum {
 	CR_EINVAL,	/* malformed data (bad length, unknown opcode, bad encoding) */
 	CR_ERANGE,	/* a bound was hit: stack depth, step count, table size */
 	CR_ENOSYS,	/* not supported on this arch/build */
-	CR_EBADSP,	/* stack pointer moved the wrong way or left the stack */
-	CR_ELOOP,	/* a frame repeated */
 	CR_ENOSTART,	/* no function start known for pc (scan) */
 };
 

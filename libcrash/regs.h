@@ -62,7 +62,6 @@ struct cr_arch {
 	uint8_t sp, fp, ra;		/* DWARF numbers; ra = default return-address column */
 	uint8_t ra_in_reg;		/* 1: the call leaves the return address in a register
 					   (aarch64 x30, riscv64/loongarch64 ra); 0: on the stack */
-	uint8_t min_insn;		/* smallest instruction size, for pc-1 lookups (1, 2, 4) */
 	const char *const *regname;	/* report names by DWARF number (NULL: not dumped) */
 	const uint8_t *dump_order;	/* report order, 0xff-terminated */
 	const struct cr_row *fp_row;	/* frame-record layout for the fp engine */

@@ -395,11 +395,10 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t
 		}
 		flags = 0;
 		if (eng == CR_ENG_SIG || w->si.next_exact) {
-			flags |= CR_FRAME_SIGNAL | CR_FRAME_EXACT;
+			flags |= CR_FRAME_EXACT;
 			cr_sig_note(w, pc, sp, next, t->n);
 		}
 		if (eng == CR_ENG_SCAN) {
-			flags |= CR_FRAME_GUESS;
 			if (cr_scan_confirm(w, next))
 				flags |= CR_FRAME_CONFIRMED;
 			else

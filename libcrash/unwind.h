@@ -38,6 +38,8 @@ struct cr_walk {
 	int (*module_quick)(const struct cr_walk *w, uint64_t pc, struct cr_module *out);
 	int (*is_exec)(const struct cr_walk *w, uint64_t pc);	/* pc in an executable
 								   mapping? 1/0/-1 unknown */
+	void *ctx;			/* what the callbacks look things up in (the
+					   crash path: its struct cr_maps) */
 	/* Results an engine leaves beside *out (the only part it writes). */
 	struct cr_stepinfo {
 		uint64_t err_addr;	/* the address behind an error: unreadable
@@ -130,11 +132,9 @@ struct cr_mem_fast;
 int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_regs *start,
 		      unsigned max, void **out);
 
-#define CR_FRAME_SIGNAL 1	/* pc is exact: the frame was interrupted by a signal */
-#define CR_FRAME_GUESS 2	/* heuristic step (scan, or fp over code that has CFI) */
-#define CR_FRAME_EXACT 4	/* pc is exact (frame #00, signal frames, trampolines) */
-#define CR_FRAME_NOEXEC 8	/* frame #00's pc is in no executable mapping */
-#define CR_FRAME_CONFIRMED 16	/* a [scan] frame whose return address follows a call */
+#define CR_FRAME_EXACT 1	/* pc is exact (frame #00, signal frames, trampolines) */
+#define CR_FRAME_NOEXEC 2	/* frame #00's pc is in no executable mapping */
+#define CR_FRAME_CONFIRMED 4	/* a [scan] frame whose return address follows a call */
 
 struct cr_frame {
 	uint64_t pc, sp;	/* pc: exact for frame 0 and signal frames, else the return address */

@@ -383,7 +383,6 @@ static void test_desc(void)
 	tap_is_u64(a->fp, 29, "desc fp");
 	tap_is_u64(a->ra, 30, "desc ra");
 	tap_is_u64(a->ra_in_reg, 1, "desc ra_in_reg");
-	tap_is_u64(a->min_insn, 4, "desc min_insn");
 	tap_is_str(a->regname[0], "x0", "desc regname 0");
 	tap_is_str(a->regname[29], "x29", "desc regname 29");
 	tap_is_str(a->regname[31], "sp", "desc regname 31");

@@ -266,7 +266,6 @@ static void test_desc(void)
 	tap_is_u64(a->fp, 22, "desc fp");
 	tap_is_u64(a->ra, 1, "desc ra");
 	tap_is_u64(a->ra_in_reg, 1, "desc ra_in_reg");
-	tap_is_u64(a->min_insn, 4, "desc min_insn");
 	tap_is_str(a->regname[1], "ra", "desc regname 1");
 	tap_is_str(a->regname[3], "sp", "desc regname 3");
 	tap_is_str(a->regname[4], "a0", "desc regname 4");

@@ -62,7 +62,6 @@ const struct cr_arch cr_arch_aarch64 = {
 	.fp = 29,
 	.ra = 30,
 	.ra_in_reg = 1,
-	.min_insn = 4,
 	.regname = names,
 	.dump_order = order,
 	.fp_row = &fp_row,

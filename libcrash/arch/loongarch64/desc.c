@@ -33,7 +33,6 @@ const struct cr_arch cr_arch_loongarch64 = {
 	.fp = 22,
 	.ra = 1,
 	.ra_in_reg = 1,
-	.min_insn = 4,
 	.regname = names,
 	.dump_order = order,
 	.fp_row = &fp_row,

@@ -34,7 +34,6 @@ const struct cr_arch cr_arch_riscv64 = {
 	.fp = 8,
 	.ra = 1,
 	.ra_in_reg = 1,
-	.min_insn = 2,
 	.regname = names,
 	.dump_order = order,
 	.fp_row = &fp_row,

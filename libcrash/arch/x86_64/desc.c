@@ -25,7 +25,6 @@ const struct cr_arch cr_arch_x86_64 = {
 	.fp = 6,
 	.ra = 16,
 	.ra_in_reg = 0,
-	.min_insn = 1,
 	.regname = names,
 	.dump_order = order,
 	.fp_row = &fp_row,
