@@ -20,7 +20,12 @@ extern "C" {
 #define CRASH_API
 #endif
 
-/* Unwind engines.  AUTO tries, per frame: signal frame, CFI, frame pointer, scan. */
+/*
+ * Unwind engines.  AUTO tries, per frame: CFI, a kernel signal frame, the
+ * frame pointer, prologue scanning; before the engine that would misread it,
+ * a frame in generated code, a linker stub or a leaf function is taken from
+ * its return address (docs/design.md).
+ */
 enum crash_engine {
 	CRASH_ENGINE_AUTO = 0,
 	CRASH_ENGINE_FP = 1,	/* frame-pointer chain */

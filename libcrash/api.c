@@ -109,10 +109,10 @@ static inline __attribute__((always_inline)) int backtrace_engine(int engine, vo
 	struct cr_walk w;
 	struct bt b = { buffer, size, 0 };
 	struct cr_trace t = { .f = NULL, .sink = bt_sink, .arg = &b };
-	uint8_t list[8];
+	const struct cr_policy *p = cr_policy(engine);
 	int n;
 
-	if (cr_engine_list(engine, list) < 0)
+	if (!p)
 		return -EINVAL;
 	if (engine == CRASH_ENGINE_SCAN && !cr_host->scan)
 		return -ENOSYS;
@@ -123,11 +123,11 @@ static inline __attribute__((always_inline)) int backtrace_engine(int engine, vo
 	w.mem = &fast.m;	/* not the crash path: proven pages are read directly */
 	t.max = (unsigned)(size < CR_MAX_FRAMES ? size : CR_MAX_FRAMES);
 	/* Warm: cached simple rows only; else (or on any doubt) the full walk. */
-	if (list[0] == CR_ENG_CFI && (n = cr_cfi_fast_trace(&w, &fast, caller, t.max, buffer)) >= 0)
+	if (p->cfi_first && (n = cr_cfi_fast_trace(&w, &fast, caller, t.max, buffer)) >= 0)
 		return n;
 	b.n = 0;
 	w.mod_ok = 0;
-	cr_unwind(&w, caller, list, &t);
+	cr_unwind(&w, caller, p, &t);
 	return b.n;
 }
 

@@ -267,7 +267,7 @@ void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 		}
 	}
 	cr_puts(o, " [");
-	cr_puts(o, cr_engine_name(f->engine));
+	cr_puts(o, cr_tag_name(f->tag));
 	cr_puts(o, "]\n");
 	if (memo == &local)
 		cr_symfiles_close(&local.files);
@@ -299,51 +299,52 @@ static void print_sink(struct cr_trace *t, const struct cr_frame *f)
 	cr_report_frame(p->o, p->m, t->n, f, &p->memo);
 }
 
-static unsigned walk(const struct cr_crash *c, const struct cr_mem *m, int engine,
+static unsigned walk(const struct cr_crash *c, const struct cr_mem *m, const struct cr_policy *p,
 		     struct cr_trace *t, struct cr_walk *w)
 {
-	uint8_t list[8];
-
-	cr_engine_list(engine, list);
 	cr_walk_live(w, c->maps, c->regs->r[cr_host->sp], c->exact);
 	w->mem = m;
-	return cr_unwind(w, c->regs, list, t);
+	return cr_unwind(w, c->regs, p, t);
 }
 
 /* One walk into here when it is free (the crash owner always finds it free). */
 static struct cr_frame frame_buf[1024];
 static struct cr_scratch frames = CR_SCRATCH(frame_buf);
 
+void cr_report_head(struct cr_out *o, const struct cr_policy *p, const struct cr_trace *t)
+{
+	cr_puts(o, "backtrace: ");
+	cr_putu(o, t->n);
+	cr_puts(o, t->n == 1 ? " frame, engine " : " frames, engine ");
+	cr_puts(o, p->name);
+	cr_puts(o, ", ");
+	cr_puts(o, t->stop < CR_ARRAY_SIZE(stop_text) ? stop_text[t->stop] : "?");
+	if (t->stop == CR_STOP_COMPLETE && t->unconfirmed)
+		cr_puts(o, " (unconfirmed scan frames)");	/* docs/scan.md */
+	if (t->stop != CR_STOP_COMPLETE && t->stop != CR_STOP_MAXFRAMES)
+		cr_put0x(o, t->stop_addr, 16);
+	cr_putc(o, '\n');
+}
+
 void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
-			 int engine, int first)
+			 const struct cr_policy *p, int first)
 {
 	struct cr_walk w;
-	static const char *const names[] = { "auto", "fp", "cfi", "scan" };
-	struct printer p = { .o = o, .m = m };
-	struct cr_trace t = { .f = NULL, .sink = NULL, .arg = &p, .max = c->max_frames };
+	struct printer pr = { .o = o, .m = m };
+	struct cr_trace t = { .f = NULL, .sink = NULL, .arg = &pr, .max = c->max_frames };
 	size_t size = 0;
 
 	/* The header comes first: walk once into the buffer, or, when another
 	   thread holds it, count in a first pass and print in a second. */
 	if (t.max <= CR_ARRAY_SIZE(frame_buf))
 		t.f = cr_scratch_get(&frames, NULL, 0, &size);
-	walk(c, m, engine, &t, &w);
+	walk(c, m, p, &t, &w);
 	if (first)
 		put_origin(o, c, m, &w);
-	cr_puts(o, "backtrace: ");
-	cr_putu(o, t.n);
-	cr_puts(o, t.n == 1 ? " frame, engine " : " frames, engine ");
-	cr_puts(o, names[engine]);
-	cr_puts(o, ", ");
-	cr_puts(o, stop_text[t.stop]);
-	if (t.stop == CR_STOP_COMPLETE && t.unconfirmed)
-		cr_puts(o, " (unconfirmed scan frames)");	/* docs/scan.md */
-	if (t.stop != CR_STOP_COMPLETE && t.stop != CR_STOP_MAXFRAMES)
-		cr_put0x(o, t.stop_addr, 16);
-	cr_putc(o, '\n');
-	p.memo.mod_lo = 0;
-	p.memo.nseen = 0;
-	cr_symfiles_init(&p.memo.files);
+	cr_report_head(o, p, &t);
+	pr.memo.mod_lo = 0;
+	pr.memo.nseen = 0;
+	cr_symfiles_init(&pr.memo.files);
 	if (t.f) {
 		unsigned n = t.n;
 
@@ -352,9 +353,9 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 		cr_scratch_put(&frames, t.f);
 	} else {
 		t.sink = print_sink;
-		walk(c, m, engine, &t, &w);
+		walk(c, m, p, &t, &w);
 	}
-	cr_symfiles_close(&p.memo.files);
+	cr_symfiles_close(&pr.memo.files);
 }
 
 void cr_report(struct cr_out *o, const struct cr_crash *c)
@@ -373,11 +374,12 @@ void cr_report(struct cr_out *o, const struct cr_crash *c)
 	put_signal(o, c);
 	put_regs(o, c);
 	cr_flush(o);	/* what we have is out, even if the walk goes wrong */
+	/* The public engine becomes the walk's policy here; ALL: one backtrace each. */
 	if (c->engine == CRASH_ENGINE_ALL) {
 		for (int e = CRASH_ENGINE_AUTO; e <= CRASH_ENGINE_SCAN; e++)
-			cr_report_backtrace(o, c, &ms.m, e, e == CRASH_ENGINE_AUTO);
-	} else {
-		cr_report_backtrace(o, c, &ms.m, c->engine, 1);
+			cr_report_backtrace(o, c, &ms.m, cr_policy(e), e == CRASH_ENGINE_AUTO);
+	} else if (cr_policy(c->engine)) {
+		cr_report_backtrace(o, c, &ms.m, cr_policy(c->engine), 1);
 	}
 	cr_puts(o, "\n*** end of libcrash report ***\n");
 	cr_flush(o);

@@ -25,12 +25,18 @@ struct cr_crash {
 void cr_report(struct cr_out *o, const struct cr_crash *c);
 
 /*
- * One backtrace section ("backtrace: ..." and its frames) for an engine;
- * first: the report's first, which has the signal's origin lines before it
+ * One backtrace section ("backtrace: ..." and its frames) walked with policy
+ * p; first: the report's first, which has the signal's origin lines before it
  * ("raised in the handler of signal ...", "cause: ...").
  */
 void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
-			 int engine, int first);
+			 const struct cr_policy *p, int first);
+
+/*
+ * The section's first line, "backtrace: N frames, engine NAME, STOP", for a
+ * trace t walked with policy p (docs/report-format.md).
+ */
+void cr_report_head(struct cr_out *o, const struct cr_policy *p, const struct cr_trace *t);
 
 /* What one backtrace remembers from frame to frame. */
 struct cr_symmemo {

@@ -1,59 +1,44 @@
 /* SPDX-License-Identifier: MIT */
-/* The frame loop: engine chain, progress checks, stop reason. */
-#include <string.h>
-
-#include "cfi/cfi.h"
+/* The frame loop: the policy's steps, progress checks, stop reason. */
 #include "crash.h"
-#include "sym.h"
 #include "unwind.h"
 
-static cr_step_fn *const steps[CR_ENG_N] = {
-	[CR_ENG_FP] = cr_fp_step,
-	[CR_ENG_CFI] = cr_cfi_step,
-	[CR_ENG_SCAN] = cr_scan_step,
-	[CR_ENG_SIG] = cr_sig_step,
+/*
+ * The policies of the public engines: what each tries at a frame, in order.
+ * The special steps (special.c) stand before the engine that would misread
+ * their frames; every policy takes a kernel signal frame (sig) and a linker
+ * stub (stub) before fp and scan, which cannot restore every register from a
+ * signal frame or would misread a stub.
+ * - auto: cfi first (glibc's trampolines have 'S' FDEs, so the byte check of
+ *   every pc for a trampoline is only needed where CFI has none); before it,
+ *   generated code (jit: fp would skip its caller); fp, with its frame-#00
+ *   rule (leaf) before it; scan last.
+ * - cfi: cfi, then the trampolines without CFI.
+ * - fp, scan: the trampolines, then the engine.
+ * Before any policy's steps, frame #00 with its pc in no executable mapping
+ * takes cr_ra_step alone (cr_unwind), and a cfi-first policy a cached row.
+ */
+static const struct cr_policy policies[] = {
+	[CRASH_ENGINE_AUTO] = { "auto", 1, 7,
+				{ CR_STEP_JIT, CR_STEP_CFI, CR_STEP_SIG, CR_STEP_STUB, CR_STEP_LEAF,
+				  CR_STEP_FP, CR_STEP_SCAN } },
+	[CRASH_ENGINE_FP] = { "fp", 0, 4, { CR_STEP_SIG, CR_STEP_STUB, CR_STEP_LEAF, CR_STEP_FP } },
+	[CRASH_ENGINE_CFI] = { "cfi", 1, 3, { CR_STEP_CFI, CR_STEP_SIG, CR_STEP_STUB } },
+	[CRASH_ENGINE_SCAN] = { "scan", 0, 3, { CR_STEP_SIG, CR_STEP_STUB, CR_STEP_SCAN } },
 };
 
-static const char *const names[CR_ENG_N] = { "ctx", "ra", "fp", "cfi", "scan", "sig" };
-
-const char *cr_engine_name(unsigned e)
+const struct cr_policy *cr_policy(int engine)
 {
-	return e < CR_ENG_N ? names[e] : "?";
+	if (engine < 0 || (unsigned)engine >= CR_ARRAY_SIZE(policies))
+		return NULL;
+	return &policies[engine];
 }
 
-int cr_engine_list(int engine, uint8_t list[8])
-{
-	unsigned n = 0;
+static const char *const tag_names[CR_TAG_N] = { "ctx", "ra", "fp", "cfi", "scan", "sig" };
 
-	/* A kernel signal frame is recognised first (but see auto): fp and scan
-	   cannot restore every register from it. */
-	list[n++] = CR_ENG_SIG;
-	switch (engine) {
-	case CRASH_ENGINE_AUTO:
-		/* CFI first: glibc's trampolines have 'S' FDEs, so the byte check
-		   of every pc for a trampoline is only needed where CFI has none. */
-		n = 0;
-		list[n++] = CR_ENG_CFI;
-		list[n++] = CR_ENG_SIG;
-		list[n++] = CR_ENG_FP;
-		list[n++] = CR_ENG_SCAN;
-		break;
-	case CRASH_ENGINE_FP:
-		list[n++] = CR_ENG_FP;
-		break;
-	case CRASH_ENGINE_CFI:
-		n = 0;	/* as auto: CFI, then trampolines without CFI */
-		list[n++] = CR_ENG_CFI;
-		list[n++] = CR_ENG_SIG;
-		break;
-	case CRASH_ENGINE_SCAN:
-		list[n++] = CR_ENG_SCAN;
-		break;
-	default:
-		return -1;
-	}
-	list[n] = CR_ENG_LIST_END;
-	return 0;
+const char *cr_tag_name(unsigned tag)
+{
+	return tag < CR_TAG_N ? tag_names[tag] : "?";
 }
 
 int cr_walk_module(struct cr_walk *w, uint64_t pc, const struct cr_module **out)
@@ -68,182 +53,10 @@ int cr_walk_module(struct cr_walk *w, uint64_t pc, const struct cr_module **out)
 	return 0;
 }
 
-/*
- * A pc in no executable mapping (a call through a bad pointer): the call left
- * the return address at [sp] (x86_64) or in the link register.
- */
-static int ra_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
-{
-	const struct cr_arch *a = w->arch;
-	struct cr_regs tmp = *in;
-	uint64_t ra;
-
-	if (!cr_reg_valid(in, a->sp))
-		return -CR_EINVAL;
-	if (a->ra_in_reg) {
-		if (!cr_reg_valid(in, a->ra))
-			return -CR_EINVAL;
-		ra = in->r[a->ra];
-	} else {
-		if (cr_read64(w->mem, in->r[a->sp], &ra) < 0) {
-			w->si.err_addr = in->r[a->sp];
-			return -CR_EFAULT;
-		}
-		cr_reg_set(&tmp, a->sp, in->r[a->sp] + 8);
-		cr_reg_set(&tmp, a->ra, ra);
-	}
-	tmp.pc = a->strip_ra ? a->strip_ra(ra) : ra;
-	*out = tmp;
-	return 0;
-}
-
-/*
- * An exact frame (#00, or interrupted by a signal) in a linker stub, on an
- * arch whose calls leave the return address in a register: the caller is in
- * the link register and sp is unchanged.  Linkers emit no FDE for the PLT on
- * aarch64 and riscv64, and stubs have no symbol; the psABIs let PLT entries and
- * veneers use only the scratch registers (AAPCS64 6.1.1 IP0/IP1 x16/x17;
- * RISC-V psABI "Procedure Linkage Table": t1-t3), never sp or the link
- * register.  So: a pc in a module, with no FDE and no sized symbol around it
- * (an unsized one, like crti's _init before .plt, does not say where it ends).
- * -CR_ENOINFO elsewhere, for the next engine.  Tried by every engine list,
- * after the trampoline check (try_engines).
- */
-static int stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
-{
-	const struct cr_arch *a = w->arch;
-	const struct cr_module *mod;
-	struct cr_ehsrc src = { 0 };
-	struct cr_fde fde;
-	struct cr_sym sym;
-	int ret;
-
-	if (!w->exact || !a->ra_in_reg || !cr_reg_valid(in, a->ra) || !cr_reg_valid(in, a->sp))
-		return -CR_ENOINFO;
-	if (cr_walk_module(w, in->pc, &mod) < 0)
-		return -CR_ENOINFO;
-	if (mod->eh_hdr) {
-		src.eh_hdr = mod->eh_hdr;
-		src.eh_hdr_len = mod->eh_hdr_len;
-		src.eh_frame_end = mod->hi;
-		src.bases.data = mod->eh_hdr;
-		ret = cr_eh_find(w->mem, &src, in->pc, &fde);
-		if (ret != -CR_ENOINFO)
-			return -CR_ENOINFO;	/* an FDE (or no answer): not a stub */
-	}
-	if (cr_sym_find(w->mem, mod, in->pc, &sym) == 0 && sym.size &&
-	    in->pc - sym.start < sym.size)
-		return -CR_ENOINFO;
-	*out = *in;
-	out->pc = a->strip_ra ? a->strip_ra(in->r[a->ra]) : in->r[a->ra];
-	return 0;
-}
-
-/*
- * An exact frame in generated code (a JIT's: executable, but in no module, so
- * no unwind table, symbol or function start).  Two readings of the caller:
- * (A) the function has not moved sp nor saved anything yet, the return
- * address is at [sp] (x86_64) or in the link register; (B) it has set up a
- * frame record, the fp engine's.  Both are common, and B over a function
- * without a record silently skips its caller (or more: past callers without
- * records).  A is taken when its return address is confirmed (it follows a
- * call in a function of known extent, cr_scan_confirm) and either the fp step
- * fails or the CFI walk from A reaches B's frame within JIT_LOOKAHEAD frames
- * (same pc, sp not below B's: the fp engine's sp is a lower bound on aarch64):
- * then the record at fp belongs to one of A's callers and A explains both,
- * while a stale return address left at [sp] by an earlier call does not.
- * -CR_ENOINFO elsewhere: the engines apply, fp among them.
- */
-#define JIT_LOOKAHEAD 16
-__attribute__((noinline)) static int jit_step(struct cr_walk *w, const struct cr_regs *in,
-					    struct cr_regs *out)
-{
-	const struct cr_arch *a = w->arch;
-	const struct cr_module *mod;
-	struct cr_regs ra_caller, fp_caller, r[2];
-	struct cr_stepinfo si = w->si;
-	int ok = 0;
-
-	if (!w->exact || cr_walk_module(w, in->pc, &mod) == 0 || ra_step(w, in, &ra_caller) < 0 ||
-	    !cr_scan_confirm(w, &ra_caller)) {
-		w->si = si;
-		return -CR_ENOINFO;
-	}
-	if (cr_fp_step(w, in, &fp_caller) < 0 || !cr_reg_valid(&fp_caller, a->sp)) {
-		ok = 1;
-	} else {
-		w->exact = 0;	/* A's pc, and its callers', are return addresses */
-		r[0] = ra_caller;
-		for (unsigned k = 0; k < JIT_LOOKAHEAD && !ok; k++) {
-			if (cr_cfi_step(w, &r[k & 1], &r[(k + 1) & 1]) != 0 ||
-			    !cr_reg_valid(&r[(k + 1) & 1], a->sp) ||
-			    r[(k + 1) & 1].r[a->sp] <= r[k & 1].r[a->sp])
-				break;
-			ok = r[(k + 1) & 1].pc == fp_caller.pc &&
-			     r[(k + 1) & 1].r[a->sp] >= fp_caller.r[a->sp];
-		}
-		w->exact = 1;
-	}
-	w->si = si;
-	if (!ok)
-		return -CR_ENOINFO;
-	*out = ra_caller;
-	return 0;
-}
-
-/* The function around pc, for the decoder: a sized symbol containing pc, or an unsized one. */
-#define LEAF_MAX 4096	/* as the scan engine: longer distances are not decoded */
-
-__attribute__((noinline)) static int leaf_decode_copy(struct cr_walk *w, uint64_t start,
-						      size_t off, struct cr_row *row)
-{
-	uint8_t code[LEAF_MAX];
-
-	if (cr_read(w->mem, start, code, off) < 0)
-		return -CR_ENOINFO;
-	return w->arch->scan(code, off, off, 1, row);
-}
-
-static int leaf_decode(struct cr_walk *w, uint64_t start, uint64_t pc, struct cr_row *row)
-{
-	size_t off = (size_t)(pc - start);
-	const uint8_t *code;
-
-	if (off >= LEAF_MAX)
-		return -CR_ENOINFO;
-	if ((code = cr_mem_view(w->mem, start, off)) != NULL)	/* in place where it can */
-		return w->arch->scan(code, off, off, 1, row);
-	return leaf_decode_copy(w, start, off, row);
-}
-
-/*
- * The fp engine at an exact frame, on an arch whose calls leave the return
- * address in a register: a function that has not saved it (a leaf never does;
- * or the pc is in a prologue) has no frame record of its own, so the record at
- * fp is its caller's and would skip the caller.  The prologue decoder says
- * whether the link register is saved at pc: if not, its row (ra in the link
- * register, CFA from sp, or from fp where a GCC leaf saved only fp) is the
- * step.  -CR_ENOINFO otherwise, or when the function is not known: the frame
- * record applies.
- */
-static int leaf_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
-{
-	const struct cr_arch *a = w->arch;
-	struct cr_row row;
-	uint64_t start, size;
-
-	if (!w->exact || !a->ra_in_reg || !a->scan || !cr_reg_valid(in, a->ra) ||
-	    cr_scan_function(w, in->pc, &start, &size) < 0 ||
-	    leaf_decode(w, start, in->pc, &row) < 0 ||
-	    row.ra != a->ra || row.reg[a->ra].kind != CR_SAME)
-		return -CR_ENOINFO;
-	return cr_row_apply(&row, w->mem, a, in, out) == 0 ? 0 : -CR_ENOINFO;
-}
-
 static void emit(struct cr_trace *t, const struct cr_regs *r, const struct cr_arch *a,
-		 uint8_t engine, uint8_t flags)
+		 uint8_t tag, uint8_t flags)
 {
-	struct cr_frame f = { r->pc, cr_reg_valid(r, a->sp) ? r->r[a->sp] : 0, engine, flags };
+	struct cr_frame f = { r->pc, cr_reg_valid(r, a->sp) ? r->r[a->sp] : 0, tag, flags };
 
 	if (t->f)
 		t->f[t->n] = f;
@@ -258,48 +71,28 @@ static void stop(struct cr_trace *t, uint8_t why, uint64_t addr)
 	t->stop_addr = addr;
 }
 
-static int has_fp(const uint8_t *engines)
+/*
+ * The steps of p in order.  Returns the tag of the step that found the
+ * caller, CR_TAG_N for the outermost frame, or the most telling of the
+ * engines' errors: an unreadable address (*fault) says more than "no info",
+ * and so does "no function start" (special steps fail with -CR_ENOINFO only).
+ */
+static int try_steps(struct cr_walk *w, const struct cr_policy *p, const struct cr_regs *cur,
+		     struct cr_regs *next, uint64_t *fault)
 {
-	for (unsigned i = 0; i < 8 && engines[i] != CR_ENG_LIST_END; i++)
-		if (engines[i] == CR_ENG_FP)
-			return 1;
-	return 0;
-}
-
-/* Try the engines in order.  Returns the engine that stepped, or a negative error. */
-static int try_engines(struct cr_walk *w, const uint8_t *engines, const struct cr_regs *cur,
-		       struct cr_regs *next, uint64_t *fault)
-{
-	int best = -CR_ENOINFO;
+	int best = -CR_ENOINFO, ret;
 
 	*fault = 0;
-	for (unsigned i = 0; i < 8 && engines[i] != CR_ENG_LIST_END; i++) {
-		cr_step_fn *fn = engines[i] < CR_ENG_N ? steps[engines[i]] : NULL;
-		int ret;
-
-		if (!fn)
-			continue;
-		w->si.err_addr = 0;
-		w->si.next_exact = 0;
-		/* auto (cfi first, fp later): generated code, before any engine
-		   (fp would misread it): [ra]. */
-		if (i == 0 && engines[0] == CR_ENG_CFI && has_fp(engines) &&
-		    jit_step(w, cur, next) == 0)
-			return CR_ENG_RA;
-		/* The fp engine's frame-#00 rule, by the decoder: tagged [scan]. */
-		if (engines[i] == CR_ENG_FP && leaf_step(w, cur, next) == 0)
-			return CR_ENG_SCAN;
-		ret = fn(w, cur, next);
+	/* Once for all steps: a step that fails sets no next_exact, and one
+	   that fails with -CR_EFAULT always sets err_addr. */
+	w->si.err_addr = 0;
+	w->si.next_exact = 0;
+	for (unsigned i = 0; i < p->n; i++) {
+		ret = p->step[i].fn(w, cur, next);
 		if (ret == 0)
-			return engines[i];
+			return p->step[i].tag;
 		if (ret == CR_END)
-			return CR_ENG_N;	/* outermost frame */
-		/* Every list tries the trampoline check; after it, a linker stub
-		   (before fp and scan, which would misread it): tagged [ra]. */
-		if (engines[i] == CR_ENG_SIG && stub_step(w, cur, next) == 0)
-			return CR_ENG_RA;
-		/* An unreadable address says more than "no info": keep the first;
-		   "no function start" says more than "no info". */
+			return CR_TAG_N;	/* outermost frame */
 		if (ret == -CR_EFAULT && best != -CR_EFAULT) {
 			best = ret;
 			*fault = w->si.err_addr;
@@ -312,7 +105,7 @@ static int try_engines(struct cr_walk *w, const uint8_t *engines, const struct c
 
 /* Checks on a step's result.  0 or the stop reason. */
 static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct cr_regs *next,
-		      int engine, uint64_t *addr)
+		      int tag, uint64_t *addr)
 {
 	const struct cr_arch *a = w->arch;
 	uint64_t nsp = next->r[a->sp];
@@ -325,7 +118,7 @@ static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct 
 	if (next->pc == pc && nsp == sp)
 		return CR_STOP_LOOP;
 	*addr = nsp;
-	if (engine == CR_ENG_SIG || (engine == CR_ENG_CFI && w->si.next_exact)) {
+	if (tag == CR_TAG_SIG || (tag == CR_TAG_CFI && w->si.next_exact)) {
 		/* A signal frame may switch stacks (sigaltstack): new bounds. */
 		if (!w->stack_of || w->stack_of(w, nsp, &w->stack_lo, &w->stack_hi) < 0) {
 			w->stack_lo = 0;
@@ -342,7 +135,7 @@ static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct 
 	return 0;
 }
 
-unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t *engines,
+unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const struct cr_policy *p,
 		   struct cr_trace *t)
 {
 	struct cr_regs regs[2];
@@ -360,23 +153,26 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t
 		return 0;
 	if (w->exact && w->is_exec && w->is_exec(w, cur->pc) == 0)
 		flags |= CR_FRAME_NOEXEC;
-	emit(t, cur, w->arch, CR_ENG_CTX, flags);
+	emit(t, cur, w->arch, CR_TAG_CTX, flags);
 	for (w->depth = 0; t->n < t->max; w->depth++) {
 		pc = cur->pc;
 		sp = cur->r[w->arch->sp];
 		if (w->depth == 0 && (flags & CR_FRAME_NOEXEC)) {
-			eng = ra_step(w, cur, next) == 0 ? CR_ENG_RA : -CR_EFAULT;
+			/* No table, no frame: the return address alone, or nothing. */
+			eng = cr_ra_step(w, cur, next) == 0 ? CR_TAG_RA : -CR_EFAULT;
 			addr = w->si.err_addr;
-		} else if (engines[0] == CR_ENG_CFI && cr_cfi_step_cached(w, cur) == 0) {
-			/* The warm path: a cached row applied in place, no copy. */
-			eng = CR_ENG_CFI;
+		} else if (p->cfi_first && cr_cfi_step_cached(w, cur) == 0) {
+			/* The warm path: a cached row applied in place, no copy (auto's
+			   jit step first would change nothing: a cached row is of a
+			   module, generated code is in none). */
+			eng = CR_TAG_CFI;
 			tmp = cur;
 			cur = next;
 			next = tmp;
 		} else {
-			eng = try_engines(w, engines, cur, next, &addr);
+			eng = try_steps(w, p, cur, next, &addr);
 		}
-		if (eng == CR_ENG_N) {
+		if (eng == CR_TAG_N) {
 			stop(t, CR_STOP_COMPLETE, 0);
 			break;
 		}
@@ -394,11 +190,11 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t
 			break;
 		}
 		flags = 0;
-		if (eng == CR_ENG_SIG || w->si.next_exact) {
+		if (eng == CR_TAG_SIG || w->si.next_exact) {
 			flags |= CR_FRAME_EXACT;
 			cr_sig_note(w, pc, sp, next, t->n);
 		}
-		if (eng == CR_ENG_SCAN) {
+		if (eng == CR_TAG_SCAN) {
 			if (cr_scan_confirm(w, next))
 				flags |= CR_FRAME_CONFIRMED;
 			else

@@ -6,18 +6,21 @@
 #include "module.h"
 #include "row.h"
 
-/* The report tag of each: ctx, ra, fp, cfi, scan, sig. */
-enum cr_engine {
-	CR_ENG_CTX = 0,	/* frame #00: the interrupted context itself */
-	CR_ENG_RA,	/* caller of a pc in no executable mapping: return address at
-			   [sp] (x86_64) or in the link register */
-	CR_ENG_FP,
-	CR_ENG_CFI,
-	CR_ENG_SCAN,
-	CR_ENG_SIG,
-	CR_ENG_N
+/*
+ * What found a frame: the report's tag ([ctx], [ra], ...).  An engine
+ * (fp, cfi, scan, sig) or a special step (special.c: [ra], or [scan] for the
+ * leaf step); frame #00 is the context itself.
+ */
+enum cr_tag {
+	CR_TAG_CTX = 0,	/* frame #00: the interrupted context itself */
+	CR_TAG_RA,	/* a special step: the return address at [sp] (x86_64) or in
+			   the link register */
+	CR_TAG_FP,
+	CR_TAG_CFI,
+	CR_TAG_SCAN,
+	CR_TAG_SIG,
+	CR_TAG_N
 };
-#define CR_ENG_LIST_END 0xff
 
 struct cr_walk {
 	const struct cr_arch *arch;
@@ -85,7 +88,71 @@ int cr_walk_module(struct cr_walk *w, uint64_t pc, const struct cr_module **out)
  * w->si.
  */
 typedef int cr_step_fn(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out);
+
+/* The engines: sig.c, cfi.c, fp.c, scan.c. */
 cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
+
+/*
+ * The special steps (special.c), for exact frames that no engine reads right
+ * (docs/design.md).  Each gives -CR_ENOINFO where it does not apply (never
+ * CR_END, never another error), so it can stand before the engine that would
+ * misread the frame:
+ * - cr_ra_step: the caller from the return address alone, at [sp] (x86_64:
+ *   sp + 8 after it) or in the link register (sp unchanged).  Frame #00 of a
+ *   pc in no executable mapping (a call through a bad pointer) takes it, and
+ *   only it, whatever the policy: -CR_EINVAL or -CR_EFAULT when it cannot.
+ * - cr_stub_step: an exact frame in a linker stub on a link-register arch (a
+ *   pc in a module, with no FDE and no sized symbol): the caller is in the
+ *   link register, sp unchanged.
+ * - cr_jit_step: an exact frame in generated code (executable, in no module):
+ *   cr_ra_step's caller when its return address follows a call and either the
+ *   fp engine cannot step or the CFI walk from it reaches, within 16 frames,
+ *   the frame the fp engine would give.
+ * - cr_leaf_step: an exact frame on a link-register arch whose function has
+ *   not saved its return address at pc (the prologue decoder's row): the
+ *   frame record at fp would be the caller's, and the fp engine would skip it.
+ */
+cr_step_fn cr_ra_step, cr_stub_step, cr_jit_step, cr_leaf_step;
+
+/* One step of a policy: the function and the tag of the frames it finds. */
+struct cr_step {
+	cr_step_fn *fn;
+	uint8_t tag;		/* enum cr_tag */
+};
+
+/*
+ * What the walk tries at each frame, in order, until a step finds the caller
+ * (or the outermost frame); the walk stops with the most telling of the
+ * engines' errors.  One per public engine (include/crash.h), and tests
+ * declare their own.
+ */
+#define CR_POLICY_STEPS 8
+struct cr_policy {
+	const char *name;	/* "auto", "fp", "cfi", "scan": the report's "engine ..." */
+	uint8_t cfi_first;	/* its first engine is cfi: a cached row of the CFI row
+				   cache may step a frame before the steps are tried
+				   (cr_cfi_step_cached), and crash_backtrace's trace
+				   loop (cr_cfi_fast_trace) gives its walk's result */
+	uint8_t n;		/* steps in step[] */
+	struct cr_step step[CR_POLICY_STEPS];
+};
+
+/* Steps, by name, for policies. */
+#define CR_STEP_SIG { cr_sig_step, CR_TAG_SIG }
+#define CR_STEP_CFI { cr_cfi_step, CR_TAG_CFI }
+#define CR_STEP_FP { cr_fp_step, CR_TAG_FP }
+#define CR_STEP_SCAN { cr_scan_step, CR_TAG_SCAN }
+#define CR_STEP_STUB { cr_stub_step, CR_TAG_RA }
+#define CR_STEP_JIT { cr_jit_step, CR_TAG_RA }
+#define CR_STEP_LEAF { cr_leaf_step, CR_TAG_SCAN }
+
+/*
+ * The policy of a public engine (enum crash_engine): AUTO, FP, CFI, SCAN;
+ * NULL for any other value (ALL is a report of one backtrace per engine, not
+ * a walk).  The one place where the public engine becomes the walk's policy
+ * (unwind.c has them all).
+ */
+const struct cr_policy *cr_policy(int engine);
 
 /*
  * A step from the frame at pc, sp found frame number idx (next) interrupted
@@ -138,7 +205,7 @@ int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_
 
 struct cr_frame {
 	uint64_t pc, sp;	/* pc: exact for frame 0 and signal frames, else the return address */
-	uint8_t engine;		/* enum cr_engine that recovered this frame */
+	uint8_t tag;		/* enum cr_tag: what found this frame */
 	uint8_t flags;		/* CR_FRAME_* */
 };
 
@@ -166,19 +233,16 @@ struct cr_trace {
 				   trace is reliable only if 0 */
 };
 
-/* "fp", "cfi", ... for the report; "?" if unknown. */
-const char *cr_engine_name(unsigned e);
-
-/* The engine list for a public enum crash_engine (AUTO: sig, cfi, fp, scan). -1 if unknown. */
-int cr_engine_list(int engine, uint8_t list[8]);
+/* "ctx", "ra", "fp", "cfi", "scan", "sig" for the report; "?" if unknown. */
+const char *cr_tag_name(unsigned tag);
 
 /*
- * Walk from start (frame #00) with the engines in order (CR_ENG_*, ending with
- * CR_ENG_LIST_END), filling t->f[0..max).  Always records frame #00; w->exact
- * says whether start->pc is exact (a ucontext) or a return address (a capture
- * made by a call).  Returns t->n.  AS-safe, bounded by t->max steps.
+ * Walk from start (frame #00) with policy p, filling t->f[0..max).  Always
+ * records frame #00; w->exact says whether start->pc is exact (a ucontext) or
+ * a return address (a capture made by a call).  Returns t->n.  AS-safe,
+ * bounded by t->max steps.
  */
-unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const uint8_t *engines,
+unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const struct cr_policy *p,
 		   struct cr_trace *t);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "../tap.h"
+#include "crash.h"
 #include "unwind.h"
 
 #define BASE 0x7fff0000ull
@@ -51,7 +52,44 @@ static void record(unsigned fp, unsigned prev, uint64_t ret)
 	stack[fp + 1] = ret;
 }
 
-static const uint8_t fp_only[] = { CR_ENG_FP, CR_ENG_LIST_END };
+/* The names of p's steps, in order, separated by spaces. */
+static const char *policy_steps(const struct cr_policy *p)
+{
+	static const struct {
+		cr_step_fn *fn;
+		const char *name;
+	} names[] = { { cr_jit_step, "jit" },   { cr_cfi_step, "cfi" },	  { cr_sig_step, "sig" },
+		      { cr_stub_step, "stub" }, { cr_leaf_step, "leaf" }, { cr_fp_step, "fp" },
+		      { cr_scan_step, "scan" }, { cr_ra_step, "ra" } };
+	static char buf[128];
+	size_t k = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; p && i < p->n; i++) {
+		const char *name = "?";
+
+		for (unsigned j = 0; j < sizeof(names) / sizeof(names[0]); j++)
+			if (names[j].fn == p->step[i].fn)
+				name = names[j].name;
+		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%s", i ? " " : "", name);
+	}
+	return buf;
+}
+
+/* The tags of p's steps, in order. */
+static const char *policy_tags(const struct cr_policy *p)
+{
+	static char buf[128];
+	size_t k = 0;
+
+	buf[0] = 0;
+	for (unsigned i = 0; p && i < p->n; i++)
+		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%s", i ? " " : "",
+				      cr_tag_name(p->step[i].tag));
+	return buf;
+}
+
+static const struct cr_policy fp_only = { "fp-only", 0, 1, { CR_STEP_FP } };
 
 static struct cr_trace run(const struct cr_regs *r, unsigned max)
 {
@@ -60,7 +98,7 @@ static struct cr_trace run(const struct cr_regs *r, unsigned max)
 	struct cr_walk w;
 
 	walk_init(&w);
-	cr_unwind(&w, r, fp_only, &t);
+	cr_unwind(&w, r, &fp_only, &t);
 	return t;
 }
 
@@ -81,11 +119,11 @@ int main(void)
 	tap_is_u64(t.n, 4, "good chain: 4 frames");
 	tap_is_u64(t.stop, CR_STOP_COMPLETE, "good chain: complete (fp 0 ends it)");
 	tap_is_u64(t.f[0].pc, 0x400100, "#0 pc");
-	tap_is_u64(t.f[0].engine, CR_ENG_CTX, "#0 from the context");
+	tap_is_u64(t.f[0].tag, CR_TAG_CTX, "#0 from the context");
 	tap_ok(t.f[0].flags & CR_FRAME_EXACT, "#0 exact");
 	tap_is_u64(t.f[1].pc, 0x401000, "#1 pc");
 	tap_is_u64(t.f[1].sp, at(6), "#1 sp = fp + 16");
-	tap_is_u64(t.f[1].engine, CR_ENG_FP, "#1 tagged fp");
+	tap_is_u64(t.f[1].tag, CR_TAG_FP, "#1 tagged fp");
 	tap_ok(!(t.f[1].flags & CR_FRAME_EXACT), "#1 not exact");
 	tap_is_u64(t.f[3].pc, 0x403000, "#3 pc");
 
@@ -133,13 +171,13 @@ int main(void)
 	tap_is_u64(t.stop, CR_STOP_BADMEM, "record past the readable stack");
 
 	/* No engine that can step: CFI without modules. */
-	static const uint8_t cfi_only[] = { CR_ENG_CFI, CR_ENG_LIST_END };
+	static const struct cr_policy cfi_only = { "cfi-only", 0, 1, { CR_STEP_CFI } };
 	static struct cr_frame f[4];
 	struct cr_trace t2 = { .f = f, .max = 4 };
 	struct cr_walk w;
 	walk_init(&w);
 	regs_at(&r, 0x400100, 2, 4);
-	cr_unwind(&w, &r, cfi_only, &t2);
+	cr_unwind(&w, &r, &cfi_only, &t2);
 	tap_is_u64(t2.stop, CR_STOP_NOINFO, "no info: reason");
 	tap_is_u64(t2.stop_addr, 0x400100, "no info: exact pc of frame #0");
 
@@ -152,21 +190,28 @@ int main(void)
 	tap_ok(t.f[0].flags & CR_FRAME_NOEXEC, "pc 0 flagged");
 	tap_is_u64(t.f[1].pc, 0x401234, "caller from [sp]");
 	tap_is_u64(t.f[1].sp, at(3), "sp + 8");
-	tap_is_u64(t.f[1].engine, CR_ENG_RA, "tagged ra");
+	tap_is_u64(t.f[1].tag, CR_TAG_RA, "tagged ra");
 	tap_is_u64(t.f[2].pc, 0x402000, "then the fp chain");
 	tap_is_u64(t.stop, CR_STOP_COMPLETE, "and complete");
 
-	/* The engine list of each public engine. */
-	uint8_t list[8];
-	tap_ok(cr_engine_list(0, list) == 0 && list[0] == CR_ENG_CFI && list[1] == CR_ENG_SIG &&
-		       list[2] == CR_ENG_FP && list[3] == CR_ENG_SCAN && list[4] == CR_ENG_LIST_END,
-	       "auto: cfi sig fp scan");
-	tap_ok(cr_engine_list(2, list) == 0 && list[0] == CR_ENG_CFI && list[1] == CR_ENG_SIG &&
-		       list[2] == CR_ENG_LIST_END,
-	       "cfi: cfi sig");
-	tap_ok(cr_engine_list(1, list) == 0 && list[1] == CR_ENG_FP && list[2] == CR_ENG_LIST_END,
-	       "fp: sig fp");
-	tap_ok(cr_engine_list(4, list) < 0, "all is no walk engine");
-	tap_is_str(cr_engine_name(CR_ENG_SCAN), "scan", "engine name");
+	/* The policy of each public engine: its steps in order. */
+	tap_is_str(policy_steps(cr_policy(CRASH_ENGINE_AUTO)), "jit cfi sig stub leaf fp scan",
+		   "auto: jit cfi sig stub leaf fp scan");
+	tap_is_str(policy_tags(cr_policy(CRASH_ENGINE_AUTO)), "ra cfi sig ra scan fp scan",
+		   "auto: their tags");
+	tap_ok(cr_policy(CRASH_ENGINE_AUTO)->cfi_first, "auto: cached rows first");
+	tap_is_str(policy_steps(cr_policy(CRASH_ENGINE_CFI)), "cfi sig stub", "cfi: cfi sig stub");
+	tap_ok(cr_policy(CRASH_ENGINE_CFI)->cfi_first, "cfi: cached rows first");
+	tap_is_str(policy_steps(cr_policy(CRASH_ENGINE_FP)), "sig stub leaf fp",
+		   "fp: sig stub leaf fp");
+	tap_is_str(policy_tags(cr_policy(CRASH_ENGINE_FP)), "sig ra scan fp", "fp: their tags");
+	tap_ok(!cr_policy(CRASH_ENGINE_FP)->cfi_first, "fp: no cached rows");
+	tap_is_str(policy_steps(cr_policy(CRASH_ENGINE_SCAN)), "sig stub scan", "scan: sig stub scan");
+	tap_ok(!cr_policy(CRASH_ENGINE_SCAN)->cfi_first, "scan: no cached rows");
+	tap_is_str(cr_policy(CRASH_ENGINE_FP)->name, "fp", "the report's engine name");
+	tap_ok(cr_policy(CRASH_ENGINE_ALL) == NULL && cr_policy(-1) == NULL && cr_policy(5) == NULL,
+	       "all (and anything else) is no walk");
+	tap_is_str(cr_tag_name(CR_TAG_SCAN), "scan", "tag name");
+	tap_is_str(cr_tag_name(CR_TAG_N), "?", "no tag");
 	return tap_done();
 }

@@ -39,15 +39,13 @@ static void handler(int sig, siginfo_t *si, void *ucv)
 	struct cr_trace t = { .f = f, .max = MAXF };
 	struct cr_regs regs;
 	struct cr_walk w;
-	uint8_t list[8];
 	unw_cursor_t c;
 
 	(void)sig;
 	(void)si;
 	cr_regs_from_ucontext(ucv, &regs);
-	cr_engine_list(engine, list);
 	cr_walk_live(&w, NULL, regs.r[cr_host->sp], 1);
-	cr_unwind(&w, &regs, list, &t);
+	cr_unwind(&w, &regs, cr_policy(engine), &t);
 	n_ours = t.n;
 	ours_stop = t.stop;
 	for (unsigned i = 0; i < t.n; i++) {

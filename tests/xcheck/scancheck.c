@@ -138,8 +138,9 @@ static void check_cfi_skipped(void)
 static void on_prof(int sig, siginfo_t *si, void *uc)
 {
 	static struct cr_frame fr[MAXF], fs[MAXF];
-	static const uint8_t cfi[] = { CR_ENG_SIG, CR_ENG_CFI, CR_ENG_LIST_END };
-	static const uint8_t scan[] = { CR_ENG_SIG, CR_ENG_SCAN, CR_ENG_LIST_END };
+	/* The reference: the trampolines by their bytes first, then CFI. */
+	static const struct cr_policy sig_cfi = { "sig-cfi", 0, 3,
+						  { CR_STEP_SIG, CR_STEP_STUB, CR_STEP_CFI } };
 	struct cr_trace tr = { .f = fr, .max = MAXF }, ts = { .f = fs, .max = MAXF };
 	struct sample *s;
 	struct cr_regs regs;
@@ -153,9 +154,9 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 	s = &smp[samples];
 	cr_regs_from_ucontext(uc, &regs);
 	cr_walk_live(&w, &maps, regs.r[cr_host->sp], 1);
-	cr_unwind(&w, &regs, cfi, &tr);
+	cr_unwind(&w, &regs, &sig_cfi, &tr);
 	cr_walk_live(&w, &maps, regs.r[cr_host->sp], 1);
-	cr_unwind(&w, &regs, scan, &ts);
+	cr_unwind(&w, &regs, cr_policy(CRASH_ENGINE_SCAN), &ts);
 	s->pc0 = regs.pc;
 	s->n_ref = (uint8_t)tr.n;
 	s->n_scan = (uint8_t)ts.n;
@@ -163,7 +164,7 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 	s->unconfirmed = (uint8_t)ts.unconfirmed;
 	s->conf = s->scanf = 0;
 	for (i = 0; i < ts.n && i < 64; i++) {
-		if (fs[i].engine == CR_ENG_SCAN)
+		if (fs[i].tag == CR_TAG_SCAN)
 			s->scanf |= 1ull << i;
 		if (fs[i].flags & CR_FRAME_CONFIRMED)
 			s->conf |= 1ull << i;

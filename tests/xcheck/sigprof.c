@@ -98,7 +98,9 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 {
 	static uint64_t lu_pc[MAXF], lu_sp[MAXF];
 	static struct cr_frame f[MAXF];
-	static const uint8_t engines[] = { CR_ENG_SIG, CR_ENG_CFI, CR_ENG_LIST_END };
+	/* The trampolines by their bytes first, then CFI. */
+	static const struct cr_policy sig_cfi = { "sig-cfi", 0, 3,
+						  { CR_STEP_SIG, CR_STEP_STUB, CR_STEP_CFI } };
 	struct cr_trace t = { .f = f, .max = MAXF };
 	struct cr_regs regs;
 	struct cr_walk w;
@@ -112,7 +114,7 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 		return;
 	cr_regs_from_ucontext(uc, &regs);
 	cr_walk_live(&w, &maps, regs.r[cr_host->sp], 1);	/* as the crash handler does */
-	cr_unwind(&w, &regs, engines, &t);
+	cr_unwind(&w, &regs, &sig_cfi, &t);
 
 	if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
 		do {
