@@ -232,6 +232,7 @@ void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 	struct cr_module mod;
 
 	if (!memo) {
+		local.find_module = NULL;
 		local.mod_lo = 0;
 		local.nseen = 0;
 		cr_symfiles_init(&local.files);
@@ -245,7 +246,7 @@ void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 	if (f->flags & CR_FRAME_NOEXEC) {
 		cr_putx(o, f->pc, 16);
 		cr_puts(o, "  <not in any executable mapping>");
-	} else if (cr_module_find(m, pc, &mod) < 0) {
+	} else if ((memo->find_module ? memo->find_module : cr_module_find)(m, pc, &mod) < 0) {
 		cr_putx(o, pc, 16);
 		cr_puts(o, "  <unknown>");
 	} else {

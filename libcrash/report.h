@@ -40,6 +40,9 @@ void cr_report_head(struct cr_out *o, const struct cr_policy *p, const struct cr
 
 /* What one backtrace remembers from frame to frame. */
 struct cr_symmemo {
+	/* Where the frame lines look modules up: NULL, cr_module_find (tests
+	   give made-up modules). */
+	int (*find_module)(const struct cr_mem *m, uint64_t pc, struct cr_module *out);
 	uint64_t mod_lo;	/* the last symbol found (0: none): recursions share it */
 	struct cr_sym sym;
 	uint64_t seen[64];	/* modules whose build-id was printed (their start) */

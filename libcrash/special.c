@@ -45,7 +45,8 @@ int cr_ra_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
  * no FDE and no sized symbol around it (an unsized one, like crti's _init
  * before .plt, does not say where it ends).
  */
-int cr_stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+__attribute__((noinline)) static int stub(struct cr_walk *w, const struct cr_regs *in,
+					  struct cr_regs *out)
 {
 	const struct cr_arch *a = w->arch;
 	const struct cr_module *mod;
@@ -54,7 +55,7 @@ int cr_stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 	struct cr_sym sym;
 	int ret;
 
-	if (!w->exact || !a->ra_in_reg || !cr_reg_valid(in, a->ra) || !cr_reg_valid(in, a->sp))
+	if (!cr_reg_valid(in, a->ra) || !cr_reg_valid(in, a->sp))
 		return -CR_ENOINFO;
 	if (cr_walk_module(w, in->pc, &mod) < 0)
 		return -CR_ENOINFO;
@@ -75,6 +76,14 @@ int cr_stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 	return 0;
 }
 
+/* Most frames are not exact: they pay only this test (the body is out of line). */
+int cr_stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+{
+	if (!w->exact || !w->arch->ra_in_reg)
+		return -CR_ENOINFO;
+	return stub(w, in, out);
+}
+
 /*
  * Two readings of the caller of generated code (no unwind table, symbol or
  * function start): (A) the function has not moved sp nor saved anything yet,
@@ -90,7 +99,8 @@ int cr_stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
  * an earlier call does not.
  */
 #define JIT_LOOKAHEAD 16
-int cr_jit_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+__attribute__((noinline)) static int jit(struct cr_walk *w, const struct cr_regs *in,
+					 struct cr_regs *out)
 {
 	const struct cr_arch *a = w->arch;
 	const struct cr_module *mod;
@@ -98,7 +108,7 @@ int cr_jit_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out
 	struct cr_stepinfo si = w->si;
 	int ok = 0;
 
-	if (!w->exact || cr_walk_module(w, in->pc, &mod) == 0 || cr_ra_step(w, in, &ra_caller) < 0 ||
+	if (cr_walk_module(w, in->pc, &mod) == 0 || cr_ra_step(w, in, &ra_caller) < 0 ||
 	    !cr_scan_confirm(w, &ra_caller)) {
 		w->si = si;
 		return -CR_ENOINFO;
@@ -123,6 +133,11 @@ int cr_jit_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out
 		return -CR_ENOINFO;
 	*out = ra_caller;
 	return 0;
+}
+
+int cr_jit_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+{
+	return w->exact ? jit(w, in, out) : -CR_ENOINFO;
 }
 
 /* The function around pc, for the decoder: a sized symbol containing pc, or an unsized one. */
@@ -159,16 +174,23 @@ static int leaf_decode(struct cr_walk *w, uint64_t start, uint64_t pc, struct cr
  * fp) is the step.  -CR_ENOINFO otherwise, or when the function is not known:
  * the frame record applies.
  */
-int cr_leaf_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+__attribute__((noinline)) static int leaf(struct cr_walk *w, const struct cr_regs *in,
+					  struct cr_regs *out)
 {
 	const struct cr_arch *a = w->arch;
 	struct cr_row row;
 	uint64_t start, size;
 
-	if (!w->exact || !a->ra_in_reg || !a->scan || !cr_reg_valid(in, a->ra) ||
-	    cr_scan_function(w, in->pc, &start, &size) < 0 ||
+	if (!a->scan || !cr_reg_valid(in, a->ra) || cr_scan_function(w, in->pc, &start, &size) < 0 ||
 	    leaf_decode(w, start, in->pc, &row) < 0 ||
 	    row.ra != a->ra || row.reg[a->ra].kind != CR_SAME)
 		return -CR_ENOINFO;
 	return cr_row_apply(&row, w->mem, a, in, out) == 0 ? 0 : -CR_ENOINFO;
+}
+
+int cr_leaf_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+{
+	if (!w->exact || !w->arch->ra_in_reg)
+		return -CR_ENOINFO;
+	return leaf(w, in, out);
 }

@@ -88,6 +88,8 @@ static int try_steps(struct cr_walk *w, const struct cr_policy *p, const struct 
 	w->si.err_addr = 0;
 	w->si.next_exact = 0;
 	for (unsigned i = 0; i < p->n; i++) {
+		if (p->step[i].exact && !w->exact)
+			continue;
 		ret = p->step[i].fn(w, cur, next);
 		if (ret == 0)
 			return p->step[i].tag;

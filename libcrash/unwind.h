@@ -118,6 +118,8 @@ cr_step_fn cr_ra_step, cr_stub_step, cr_jit_step, cr_leaf_step;
 struct cr_step {
 	cr_step_fn *fn;
 	uint8_t tag;		/* enum cr_tag */
+	uint8_t exact;		/* 1: for exact frames only (the special steps but ra):
+				   the loop does not call it for the others */
 };
 
 /*
@@ -138,13 +140,13 @@ struct cr_policy {
 };
 
 /* Steps, by name, for policies. */
-#define CR_STEP_SIG { cr_sig_step, CR_TAG_SIG }
-#define CR_STEP_CFI { cr_cfi_step, CR_TAG_CFI }
-#define CR_STEP_FP { cr_fp_step, CR_TAG_FP }
-#define CR_STEP_SCAN { cr_scan_step, CR_TAG_SCAN }
-#define CR_STEP_STUB { cr_stub_step, CR_TAG_RA }
-#define CR_STEP_JIT { cr_jit_step, CR_TAG_RA }
-#define CR_STEP_LEAF { cr_leaf_step, CR_TAG_SCAN }
+#define CR_STEP_SIG { cr_sig_step, CR_TAG_SIG, 0 }
+#define CR_STEP_CFI { cr_cfi_step, CR_TAG_CFI, 0 }
+#define CR_STEP_FP { cr_fp_step, CR_TAG_FP, 0 }
+#define CR_STEP_SCAN { cr_scan_step, CR_TAG_SCAN, 0 }
+#define CR_STEP_STUB { cr_stub_step, CR_TAG_RA, 1 }
+#define CR_STEP_JIT { cr_jit_step, CR_TAG_RA, 1 }
+#define CR_STEP_LEAF { cr_leaf_step, CR_TAG_SCAN, 1 }
 
 /*
  * The policy of a public engine (enum crash_engine): AUTO, FP, CFI, SCAN;

@@ -7,7 +7,7 @@ UNIT_TESTS = \
 	tests/unit/t-cache tests/unit/t-crow \
 	tests/unit/t-scan-x86_64 tests/unit/t-scan-aarch64 tests/unit/t-scan-riscv64 \
 	tests/unit/t-scan-loongarch64 \
-	tests/unit/t-unwind \
+	tests/unit/t-unwind tests/unit/t-special tests/unit/t-step tests/unit/t-report \
 	tests/unit/t-out tests/unit/t-sigdesc tests/unit/t-options tests/unit/t-maps \
 	tests/unit/t-memfast tests/unit/t-meminit tests/unit/t-install tests/unit/t-sym \
 	tests/unit/t-sym-nopie tests/unit/t-sys tests/unit/t-str
@@ -19,6 +19,9 @@ tests_unit_t_scan_x86_64_SOURCES = tests/unit/t-scan-x86_64.c tests/unit/scan-ch
 tests_unit_t_scan_aarch64_SOURCES = tests/unit/t-scan-aarch64.c tests/unit/scan-check.h
 tests_unit_t_scan_riscv64_SOURCES = tests/unit/t-scan-riscv64.c tests/unit/scan-check.h
 tests_unit_t_scan_loongarch64_SOURCES = tests/unit/t-scan-loongarch64.c tests/unit/scan-check.h
+tests_unit_t_special_SOURCES = tests/unit/t-special.c tests/unit/fakeproc.h
+tests_unit_t_step_SOURCES = tests/unit/t-step.c tests/unit/fakeproc.h
+tests_unit_t_report_SOURCES = tests/unit/t-report.c tests/unit/fakeproc.h
 tests_unit_t_meminit_LDADD = $(LDADD) -lpthread
 # Unit tests may cast and compare freely.
 tests_unit_t_sym_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
