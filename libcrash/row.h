@@ -2,6 +2,23 @@
 /*
  * The common output of the cfi, scan and fp engines, and the one executor that
  * turns a row plus the registers of a frame into the registers of its caller.
+ *
+ * The rows, all in this header:
+ * - struct cr_row: a rule for the CFA and one per register.  CFI gives it at
+ *   a pc (cfi/cfa.c), the prologue decoders from the code (arch/<arch>/scan.c),
+ *   the fp engine as a constant (arch/<arch>/desc.c).  Its executor is
+ *   cr_row_apply(), the one the engines use.
+ * - struct cr_crow, the compact row: a cr_row whose CFA is register + offset,
+ *   with at most CR_CROW_MAX rules and no expression, made by
+ *   cr_row_compact() (cr_row_expand() gives the full row back).  What the
+ *   caches keep (the row cache, cfi/cache.h; a crash walk's last rows).  Its
+ *   executor cr_crow_apply() is cr_row_apply's twin: tests/unit/t-crow proves
+ *   them equal on every compactable row of the loaded libraries.
+ * - the shape, the first 16 bytes of a cr_crow: a frame that needs only pc,
+ *   sp and fp (CFA = sp or fp + N, the return address and fp at CFA offsets;
+ *   or the outermost frame), for crash_backtrace's trace loop, whose
+ *   trace_step (cfi/trace.c) is the third executor; t-crow checks every row's
+ *   shape against cr_crow_apply.
  */
 #ifndef CR_ROW_H
 #define CR_ROW_H

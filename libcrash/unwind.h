@@ -89,7 +89,7 @@ int cr_walk_module(struct cr_walk *w, uint64_t pc, const struct cr_module **out)
  */
 typedef int cr_step_fn(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out);
 
-/* The engines: sig.c, cfi.c, fp.c, scan.c. */
+/* The engines: sig.c, cfi/step.c, fp.c, scan.c. */
 cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
 
 /*

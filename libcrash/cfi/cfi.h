@@ -8,7 +8,9 @@
 #define CR_CFI_H
 
 #include "../cursor.h"
+#include "../module.h"
 #include "../row.h"
+#include "cache.h"
 
 /* Where one module's unwind tables are (all addresses in the unwound process). */
 struct cr_ehsrc {
@@ -100,5 +102,21 @@ int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, const st
  */
 struct cr_walk;
 int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi);
+
+/*
+ * *src: the tables of mod as the loader maps them.  memo: the walk may use
+ * the CIE memo (cache.h; live walks only).
+ */
+static inline void cr_cfi_src(const struct cr_module *mod, int memo, struct cr_ehsrc *src)
+{
+	src->memo = memo && cr_cache_enabled ? cr_module_key(mod) : 0;
+	src->eh_hdr = mod->eh_hdr;
+	src->eh_hdr_len = mod->eh_hdr_len;
+	src->eh_frame = 0;
+	src->eh_frame_end = mod->hi;
+	src->bases.text = 0;
+	src->bases.data = mod->eh_hdr;
+	src->bases.func = 0;
+}
 
 #endif

@@ -666,7 +666,7 @@ static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
 				if (r1 != r2 || (r1 == 0 && memcmp(&c1, &c2, sizeof(c1)) != 0))
 					o->compact_bad++;
 			}
-			/* With the CIE memo (live memory: cfi.c sets the key), the
+			/* With the CIE memo (live memory: cfi/step.c sets the key), the
 			   first run fills it, the second takes the CIE's rules from
 			   it: both give this row, byte for byte. */
 			for (int pass = 0; pass < 2 && !ret; pass++) {

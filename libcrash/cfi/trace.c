@@ -1,142 +1,34 @@
 /* SPDX-License-Identifier: MIT */
-/* Engine cfi: module -> FDE -> row -> caller. */
-#include "cfi/cache.h"
-#include "cfi/cfi.h"
-#include "module.h"
-#include "unwind.h"
-
-/* The source of mod's tables, as the loader maps them (memo: cache.h). */
-static void ehsrc_of(const struct cr_module *mod, int memo, struct cr_ehsrc *src)
-{
-	src->memo = memo && cr_cache_enabled ? cr_module_key(mod) : 0;
-	src->eh_hdr = mod->eh_hdr;
-	src->eh_hdr_len = mod->eh_hdr_len;
-	src->eh_frame = 0;
-	src->eh_frame_end = mod->hi;
-	src->bases.text = 0;
-	src->bases.data = mod->eh_hdr;
-	src->bases.func = 0;
-}
-
-int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi)
-{
-	const struct cr_module *mod;
-	struct cr_ehsrc src;
-	struct cr_fde fde;
-	int ret;
-
-	if (cr_walk_module(w, pc, &mod) < 0 || !mod->eh_hdr)
-		return -CR_ENOINFO;
-	ehsrc_of(mod, w->cache, &src);
-	if ((ret = cr_eh_find(w->mem, &src, pc, &fde)) < 0)
-		return ret;
-	*lo = fde.pc_lo;
-	*hi = fde.pc_hi;
-	return 0;
-}
-
-/* The walk's own memo (unwind.h), for walks without the row cache. */
-static const struct cr_crow *memo_get(const struct cr_rowmemo *m, uint64_t pc, uint64_t key)
-{
-	for (unsigned i = 0; i < CR_ROWMEMO; i++)
-		if (m->e[i].pc == pc && m->e[i].key == key && pc)
-			return &m->e[i].row;
-	return NULL;
-}
-
-static void memo_put(struct cr_rowmemo *m, uint64_t pc, uint64_t key, const struct cr_crow *c)
-{
-	unsigned i = m->next++ % CR_ROWMEMO;
-
-	m->e[i].pc = pc;
-	m->e[i].key = key;
-	m->e[i].row = *c;
-}
+/*
+ * Engine cfi, the trace loop of crash_backtrace (cr_cfi_fast_trace): pc, sp
+ * and fp from frame to frame by the cached rows' shapes (row.h), without a
+ * register file; at any doubt the full walk (cr_unwind with step.c's
+ * cr_cfi_step), so its result is always the full walk's.
+ */
+#include "cache.h"
+#include "cfi.h"
+#include "../module.h"
+#include "../unwind.h"
 
 /*
- * The row of the FDE around pc in mod, cached when it compacts; row NULL:
- * only cached (the trace loop), so the CFA program builds the compact row
- * without a full one.  0, or the lookup's error (-CR_EFAULT kept, "not found"
- * as -CR_ENOINFO).
+ * The row of the FDE around pc in mod into the row cache, if it compacts,
+ * built compact (no full row, cfa.c): what step.c's decode gives the cache.
+ * 0, or the lookup's or interpreter's error.
  */
-static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, uint64_t key,
-		  struct cr_row *row)
+static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, uint64_t key)
 {
 	struct cr_ehsrc src;
 	struct cr_fde fde;
 	struct cr_crow crow;
 	int ret;
 
-	ehsrc_of(mod, w->cache, &src);
+	cr_cfi_src(mod, w->cache, &src);
 	if ((ret = cr_eh_find(w->mem, &src, pc, &fde)) < 0)
 		return ret == -CR_EFAULT ? ret : -CR_ENOINFO;
-	if (!row) {
-		ret = cr_cfa_run_compact(w->mem, w->arch, &fde, pc, &crow);
-		if (ret == 0)
-			cr_cache_put(pc, key, &crow);
-		return ret;
-	}
-	if ((ret = cr_cfa_run(w->mem, w->arch, &fde, pc, row)) < 0)
-		return ret;
-	if (w->cache && cr_row_compact(row, w->arch, &crow) == 0)
+	ret = cr_cfa_run_compact(w->mem, w->arch, &fde, pc, &crow);
+	if (ret == 0)
 		cr_cache_put(pc, key, &crow);
-	else if (!w->cache && w->memo && cr_row_compact(row, w->arch, &crow) == 0)
-		memo_put(w->memo, pc, key, &crow);
-	return 0;
-}
-
-int cr_cfi_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
-{
-	/* A caller's pc is a return address: the call may be the last instruction
-	   of its function, so look up pc - 1 (DWARF5 6.4.4).  Exact pcs as is. */
-	uint64_t pc = w->exact ? in->pc : in->pc - 1;
-	const struct cr_module *mod;
-	struct cr_row row;
-	struct cr_crow crow;
-	uint64_t key;
-	int ret;
-
-	w->si.err_addr = pc;
-	if (cr_walk_module(w, pc, &mod) < 0 || !mod->eh_hdr)
-		return -CR_ENOINFO;
-	key = cr_module_key(mod);
-	if (w->cache && cr_cache_get(pc, key, &crow) == 0) {
-		w->si.err_addr = 0;
-		ret = cr_crow_apply(&crow, w->mem, w->arch, in, out);
-		if (ret == 0 && crow.signal)
-			w->si.next_exact = 1;
-		return ret;
-	}
-	const struct cr_crow *mc = !w->cache && w->memo ? memo_get(w->memo, pc, key) : NULL;
-
-	if (mc) {
-		w->si.err_addr = 0;
-		ret = cr_crow_apply(mc, w->mem, w->arch, in, out);
-		if (ret == 0 && mc->signal)
-			w->si.next_exact = 1;
-		return ret;
-	}
-	if ((ret = decode(w, mod, pc, key, &row)) < 0)
-		return ret;
-	w->si.err_addr = 0;
-	ret = cr_row_apply(&row, w->mem, w->arch, in, out);
-	if (ret == 0 && row.signal)
-		w->si.next_exact = 1;
 	return ret;
-}
-
-int cr_cfi_step_cached(struct cr_walk *w, struct cr_regs *r)
-{
-	uint64_t pc = w->exact ? r->pc : r->pc - 1;
-	const struct cr_module *mod;
-	struct cr_crow crow;
-
-	if (!w->cache || cr_walk_module(w, pc, &mod) < 0 ||
-	    cr_cache_get(pc, cr_module_key(mod), &crow) < 0)
-		return -CR_ENOINFO;
-	w->si.err_addr = 0;
-	w->si.next_exact = crow.signal;
-	return cr_crow_apply(&crow, w->mem, w->arch, r, r) == 0 ? 0 : -CR_ENOINFO;
 }
 
 /* The module of pc for the trace loop, if it has .eh_frame_hdr; else NULL. */
@@ -221,7 +113,7 @@ static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t looku
 		return 0;
 	if (cr_cache_get(lookup, key, &crow) == 0)
 		cr_cache_put(lookup, key, &crow);	/* from the other slot to home */
-	else if (decode(w, mod, lookup, key, NULL) < 0)
+	else if (decode(w, mod, lookup, key) < 0)
 		return 0;
 	w->cache_gen = cr_cache_begin();
 	return w->cache_gen & 1 ? 0 : key;
