@@ -295,6 +295,7 @@ void cr_sink_begin(struct cr_sink_io *io, const struct cr_sink *s, int sig)
 	io->s = s;
 	io->fd = -1;
 	io->own = io->locked = io->cut = io->journal = 0;
+	io->jfd = -1;
 	io->sig = sig;
 	now(&t);
 	io->deadline.tv_sec = t.tv_sec + s->timeout_ms / 1000;
@@ -338,6 +339,8 @@ void cr_sink_begin(struct cr_sink_io *io, const struct cr_sink *s, int sig)
 
 /* ---------------------------------------------------------------- write */
 
+static int journal_append(struct cr_sink_io *io, const char *buf, size_t len);
+
 /* The shared file's lock, waited for until the deadline (then written without). */
 static void lock(struct cr_sink_io *io)
 {
@@ -362,8 +365,12 @@ int cr_sink_write(struct cr_sink_io *io, const char *buf, size_t len)
 	struct timespec rest;
 	size_t done = 0;
 
-	if (io->journal)
-		return 0;	/* sent whole by cr_sink_end */
+	if (io->journal) {
+		/* A report longer than the buffer: streamed into the memfd. */
+		if (journal_append(io, buf, len) < 0)
+			io->cut = 1;
+		return 0;
+	}
 	if (io->fd < 0 || io->cut)
 		return -EIO;
 	if (io->s->kind == CR_SINK_FILE && !io->locked && !io->poll)
@@ -448,111 +455,204 @@ size_t cr_journal_fields(char *dst, size_t cap, int sig, int pid, int tid, const
 }
 
 /* A datagram that waits for room no longer than the deadline. */
-static long send_bounded(struct cr_sink_io *io, int sock, const struct msghdr *m)
+static long send_bounded(struct cr_sink_io *io, const struct msghdr *m)
 {
 	static const struct timespec ms = { 0, 1000000 };
+	struct sockaddr_un sa;
+	struct msghdr mm = *m;
 	struct timespec rest;
+	size_t plen = cr_strlen(io->s->path);
 	long r = -ETIMEDOUT;
+	int sock;
 
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	memcpy(sa.sun_path, io->s->path, plen + 1);	/* checked at setup: it fits */
+	mm.msg_name = &sa;
+	mm.msg_namelen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + plen + 1);
+	if ((sock = cr_sys_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		return sock;
 	for (unsigned i = 0; i < 1000000 && left(io, &rest); i++) {
-		r = cr_sys_sendmsg(sock, m, MSG_DONTWAIT | MSG_NOSIGNAL);
+		r = cr_sys_sendmsg(sock, &mm, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (r != -EAGAIN && r != -EINTR)
-			return r;
+			break;
 		cr_sys_nanosleep(&ms, NULL);
 	}
+	cr_sys_close(sock);
 	return r;
+}
+
+/* The fields before MESSAGE (journald's native protocol). */
+static size_t journal_head(const struct cr_sink_io *io, char *head, size_t cap)
+{
+	char comm[17], exe[256];
+
+	memset(comm, 0, sizeof(comm));
+	cr_sys_prctl(PR_GET_NAME, (unsigned long)(uintptr_t)comm);
+	comm[16] = 0;
+	cr_exe_path(exe, sizeof(exe), 1);
+	return cr_journal_fields(head, cap, io->sig, cr_sys_getpid(), cr_sys_gettid(), comm, exe);
+}
+
+/* All of iov[0..n) into fd (writev may stop short).  0 or -errno. */
+static int write_all(int fd, const struct iovec *iov, int n)
+{
+	size_t total = 0, done = 0;
+
+	for (int k = 0; k < n; k++)
+		total += iov[k].iov_len;
+	for (unsigned i = 0; done < total && i < 64; i++) {
+		struct iovec rest[8];
+		size_t skip = done;
+		int m = 0;
+		long r;
+
+		for (int k = 0; k < n && m < 8; k++) {
+			if (skip >= iov[k].iov_len) {
+				skip -= iov[k].iov_len;
+				continue;
+			}
+			rest[m].iov_base = (char *)iov[k].iov_base + skip;
+			rest[m++].iov_len = iov[k].iov_len - skip;
+			skip = 0;
+		}
+		if ((r = cr_sys_writev(fd, rest, m)) <= 0)
+			return r < 0 ? (int)r : -EIO;
+		done += (size_t)r;
+	}
+	return done == total ? 0 : -EIO;
+}
+
+/*
+ * A report longer than the buffer (or than a datagram): a memfd that holds
+ * the fields, MESSAGE in the binary form with its length filled in at the
+ * end, written as the report comes.
+ */
+static int journal_open(struct cr_sink_io *io)
+{
+	static char message[] = "MESSAGE\n";
+	char head[1024];
+	uint64_t zero = 0;
+	struct iovec iov[3];
+	size_t hn;
+	int fd, r;
+
+	if (io->jfd >= 0)
+		return 0;
+	fd = cr_sys_memfd_create("libcrash-journal", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return fd;
+	hn = journal_head(io, head, sizeof(head));
+	iov[0] = (struct iovec){ head, hn };
+	iov[1] = (struct iovec){ message, 8 };
+	iov[2] = (struct iovec){ &zero, 8 };
+	if ((r = write_all(fd, iov, 3)) < 0) {
+		cr_sys_close(fd);
+		return r;
+	}
+	io->jfd = fd;
+	io->jlen_at = hn + 8;
+	io->jlen = 0;
+	return 0;
+}
+
+static int journal_append(struct cr_sink_io *io, const char *buf, size_t len)
+{
+	struct iovec iov = { (char *)(uintptr_t)buf, len };	/* only read */
+	int r;
+
+	if ((r = journal_open(io)) < 0 || (r = write_all(io->jfd, &iov, 1)) < 0)
+		return r;
+	io->jlen += len;
+	return 0;
+}
+
+/* The memfd finished (length, newline), sealed and passed with SCM_RIGHTS. */
+static int journal_send_fd(struct cr_sink_io *io)
+{
+	static char newline[] = "\n";
+	struct iovec nl = { newline, 1 };
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(sizeof(int))];
+	} c;
+	struct cmsghdr *h = &c.h;
+	struct msghdr m;
+	uint64_t le = io->jlen;	/* all four arches are little-endian */
+	long r;
+
+	if ((r = write_all(io->jfd, &nl, 1)) < 0 ||
+	    (r = cr_sys_pwrite(io->jfd, &le, sizeof(le), io->jlen_at)) != sizeof(le))
+		return r < 0 ? (int)r : -EIO;
+	cr_sys_fcntl(io->jfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+	memset(&c, 0, sizeof(c));
+	h->cmsg_level = SOL_SOCKET;
+	h->cmsg_type = SCM_RIGHTS;
+	h->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(h), &io->jfd, sizeof(int));
+	memset(&m, 0, sizeof(m));
+	m.msg_control = &c;
+	m.msg_controllen = sizeof(c);
+	r = send_bounded(io, &m);
+	return r < 0 ? (int)r : 0;
 }
 
 /*
  * journald's native protocol (systemd.journal-fields(7), "Native Protocol"):
  * one datagram of NAME=value lines, MESSAGE in the binary form (NAME, a
  * newline, a 64-bit little-endian length, the bytes, a newline) since a
- * report has many lines; too large for a datagram, the same bytes in a sealed
- * memfd passed with SCM_RIGHTS.  0 or -errno (no journald: the caller falls back).
+ * report has many lines; too large for a datagram (or for the report
+ * buffer, which cr_sink_write then streams into it), the same bytes in a
+ * sealed memfd passed with SCM_RIGHTS.  0 or -errno (no journald: the caller
+ * falls back).
  */
 static int journal_send(struct cr_sink_io *io, const char *report, size_t len)
 {
 	static char message[] = "MESSAGE\n", newline[] = "\n";
-	char head[1024], comm[17], exe[256];
+	char head[1024];
 	uint64_t le = len;	/* all four arches are little-endian */
 	struct iovec iov[5];
-	struct sockaddr_un sa;
 	struct msghdr m;
-	size_t hn, plen = cr_strlen(io->s->path);
+	size_t hn;
 	long r;
-	int sock, fd;
 
-	memset(comm, 0, sizeof(comm));
-	cr_sys_prctl(PR_GET_NAME, (unsigned long)(uintptr_t)comm);
-	comm[16] = 0;
-	cr_exe_path(exe, sizeof(exe), 1);
-	hn = cr_journal_fields(head, sizeof(head), io->sig, cr_sys_getpid(), cr_sys_gettid(), comm,
-			       exe);
-	iov[0] = (struct iovec){ head, hn };
-	iov[1] = (struct iovec){ message, 8 };
-	iov[2] = (struct iovec){ &le, 8 };
-	iov[3] = (struct iovec){ (char *)(uintptr_t)report, len };	/* only read */
-	iov[4] = (struct iovec){ newline, 1 };
-	memset(&sa, 0, sizeof(sa));
-	sa.sun_family = AF_UNIX;
-	memcpy(sa.sun_path, io->s->path, plen + 1);
-	memset(&m, 0, sizeof(m));
-	m.msg_name = &sa;
-	m.msg_namelen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + plen + 1);
-	m.msg_iov = iov;
-	m.msg_iovlen = 5;
-	if ((sock = cr_sys_socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
-		return sock;
-	r = send_bounded(io, sock, &m);
-	if (r == -EMSGSIZE || r == -ENOBUFS) {
-		union {
-			struct cmsghdr h;
-			char b[CMSG_SPACE(sizeof(int))];
-		} c;
-		struct cmsghdr *h = &c.h;
-		size_t total = hn + 8 + 8 + len + 1, done = 0;
-
-		r = fd = cr_sys_memfd_create("libcrash-journal", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-		for (unsigned i = 0; fd >= 0 && done < total && i < 64; i++) {
-			/* The iovecs past what is written (writev may stop short). */
-			struct iovec rest[5];
-			size_t skip = done;
-			int n = 0;
-
-			for (int k = 0; k < 5; k++) {
-				if (skip >= iov[k].iov_len) {
-					skip -= iov[k].iov_len;
-					continue;
-				}
-				rest[n].iov_base = (char *)iov[k].iov_base + skip;
-				rest[n++].iov_len = iov[k].iov_len - skip;
-				skip = 0;
-			}
-			if ((r = cr_sys_writev(fd, rest, n)) <= 0)
-				break;
-			done += (size_t)r;
-		}
-		if (fd >= 0 && done == total) {
-			cr_sys_fcntl(fd, F_ADD_SEALS,
-				     F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
-			memset(&c, 0, sizeof(c));
-			h->cmsg_level = SOL_SOCKET;
-			h->cmsg_type = SCM_RIGHTS;
-			h->cmsg_len = CMSG_LEN(sizeof(int));
-			memcpy(CMSG_DATA(h), &fd, sizeof(int));
-			m.msg_iov = NULL;
-			m.msg_iovlen = 0;
-			m.msg_control = &c;
-			m.msg_controllen = sizeof(c);
-			r = send_bounded(io, sock, &m);
-		} else if (fd >= 0) {
-			r = -EIO;
-		}
-		if (fd >= 0)
-			cr_sys_close(fd);
+	if (io->jfd < 0) {
+		hn = journal_head(io, head, sizeof(head));
+		iov[0] = (struct iovec){ head, hn };
+		iov[1] = (struct iovec){ message, 8 };
+		iov[2] = (struct iovec){ &le, 8 };
+		iov[3] = (struct iovec){ (char *)(uintptr_t)report, len };	/* only read */
+		iov[4] = (struct iovec){ newline, 1 };
+		memset(&m, 0, sizeof(m));
+		m.msg_iov = iov;
+		m.msg_iovlen = 5;
+		r = send_bounded(io, &m);
+		if (r != -EMSGSIZE && r != -ENOBUFS)
+			return r < 0 ? (int)r : 0;
 	}
-	cr_sys_close(sock);
-	return r < 0 ? (int)r : 0;
+	if ((r = journal_append(io, report, len)) < 0)
+		return (int)r;
+	return journal_send_fd(io);
+}
+
+/* No journald: what the memfd holds of MESSAGE, then report, to stderr. */
+static void journal_fallback(struct cr_sink_io *io, const char *report, size_t len)
+{
+	char buf[1024];
+
+	io->journal = 0;
+	io->fd = 2;
+	classify(io);
+	for (uint64_t off = 0; io->jfd >= 0 && off < io->jlen && !io->cut;) {
+		size_t k = io->jlen - off < sizeof(buf) ? (size_t)(io->jlen - off) : sizeof(buf);
+		long r = cr_sys_pread(io->jfd, buf, k, io->jlen_at + 8 + off);
+
+		if (r <= 0)
+			break;
+		cr_sink_write(io, buf, (size_t)r);
+		off += (uint64_t)r;
+	}
+	cr_sink_write(io, report, len);
 }
 
 /* ---------------------------------------------------------------- end */
@@ -562,13 +662,11 @@ void cr_sink_end(struct cr_sink_io *io, const char *report, size_t len)
 	static const char cut[] = "\n*** libcrash: report cut: CRASH_TIMEOUT reached ***\n";
 	uint64_t pipe = CR_SIGBIT(SIGPIPE), pending = 0;
 
-	if (io->journal && journal_send(io, report, len) < 0) {
-		/* No journald listening: stderr. */
-		io->journal = 0;
-		io->fd = 2;
-		classify(io);
-		cr_sink_write(io, report, len);
-	}
+	if (io->journal && journal_send(io, report, len) < 0)
+		journal_fallback(io, report, len);	/* no journald listening */
+	if (io->jfd >= 0)
+		cr_sys_close(io->jfd);
+	io->jfd = -1;
 	if (io->cut && io->fd >= 0) {
 		/* Where it can still be written now, without waiting. */
 		static const struct timespec zero = { 0, 0 };

@@ -57,6 +57,8 @@ struct cr_sink_io {
 	int poll;		/* wait for POLLOUT (bounded) before each write */
 	int cut;		/* the deadline passed, or the sink failed: nothing more written */
 	int journal;		/* JOURNAL: the report is sent whole at the end */
+	int jfd;		/* JOURNAL, a report too long for a datagram: its memfd */
+	uint64_t jlen_at, jlen;	/* where MESSAGE's length goes in it, and the length */
 	int sig;
 	struct timespec deadline;	/* CLOCK_MONOTONIC */
 	uint64_t pipe_was;	/* SIGPIPE already pending before the report */

@@ -59,6 +59,11 @@ static inline long cr_sys_pread(int fd, void *buf, size_t len, uint64_t off)
 	return CR_SYS4(SYS_pread64, fd, buf, len, off);
 }
 
+static inline long cr_sys_pwrite(int fd, const void *buf, size_t len, uint64_t off)
+{
+	return CR_SYS4(SYS_pwrite64, fd, buf, len, off);
+}
+
 /* mode: used with O_CREAT only. */
 static inline int cr_sys_openat(int dirfd, const char *path, int flags, unsigned mode)
 {

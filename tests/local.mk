@@ -16,3 +16,4 @@ tests_crash_waitsig_LDADD =
 check_PROGRAMS += tests/crash/stackuse
 tests_crash_stackuse_SOURCES = tests/crash/stackuse.c
 TESTS += tests/crash/stackuse
+include tests/output/local.mk
