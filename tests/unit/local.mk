@@ -10,7 +10,7 @@ UNIT_TESTS = \
 	tests/unit/t-unwind tests/unit/t-special tests/unit/t-step tests/unit/t-report \
 	tests/unit/t-out tests/unit/t-sigdesc tests/unit/t-options tests/unit/t-maps \
 	tests/unit/t-memfast tests/unit/t-meminit tests/unit/t-install tests/unit/t-sym \
-	tests/unit/t-sym-nopie tests/unit/t-sys tests/unit/t-str
+	tests/unit/t-sym-nopie tests/unit/t-sys tests/unit/t-str tests/unit/t-sink
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -30,3 +30,6 @@ tests_unit_t_sym_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
 tests_unit_t_sym_nopie_SOURCES = tests/unit/t-sym.c
 tests_unit_t_sym_nopie_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes -fno-pie
 tests_unit_t_sym_nopie_LDFLAGS = -no-pie
+
+# Other areas' unit tests, in fragments of their own beside them.
+include tests/unit/dwarf.mk
