@@ -451,6 +451,8 @@ size_t cr_journal_fields(char *dst, size_t cap, int sig, int pid, int tid, const
 	k = put_num(dst, cap, k, "CRASH_TID", (uint64_t)tid);
 	if (exe && *exe)
 		k = put_field(dst, cap, k, "CRASH_EXE", exe);
+	if (k < cap)
+		dst[k] = 0;	/* for tests and logs; the datagram takes k bytes */
 	return k;
 }
 
