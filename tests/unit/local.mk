@@ -31,3 +31,5 @@ tests_unit_t_sym_nopie_SOURCES = tests/unit/t-sym.c
 tests_unit_t_sym_nopie_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes -fno-pie
 tests_unit_t_sym_nopie_LDFLAGS = -no-pie
 
+# Other areas' unit tests, in fragments of their own beside them.
+include tests/unit/dwarf.mk

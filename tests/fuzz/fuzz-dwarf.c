@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer targets for the file:line decoders, one binary per FUZZ_* target
+ * (as tests/fuzz/fuzz.c): clang -fsanitize=fuzzer,address,undefined.
+ *   FUZZ_INFLATE    libcrash/inflate.c: the input as a zlib stream, a raw
+ *                   DEFLATE stream and an SHF_COMPRESSED section
+ *   FUZZ_DWARFLINE  libcrash/dwarf/line.c: the input as .debug_line (and as
+ *                   .debug_line_str and .debug_str), looked up at pcs the
+ *                   input picks
+ * A target passes if no input crashes it, reads out of bounds or trips
+ * UBSan; the unit tests check exact results.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#if defined(FUZZ_INFLATE)
+#include "inflate.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	static struct cr_inflate st;
+	static uint8_t out[1 << 16];
+	size_t got, cap;
+
+	if (n < 1)
+		return 0;
+	/* The first byte picks the output room: tight rooms reach -CR_ERANGE. */
+	cap = d[0] & 0x80 ? sizeof(out) : (size_t)d[0] * 64;
+	cr_inflate_zlib(&st, d + 1, n - 1, out, cap, &got);
+	cr_inflate_raw(&st, d + 1, n - 1, out, cap, &got);
+	cr_inflate_section(&st, d + 1, n - 1, out, cap, &got);
+	return 0;
+}
+#elif defined(FUZZ_DWARFLINE)
+#include "dwarf/line.h"
+
+#define BASE 0x10000ull
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	struct cr_mem m;
+	struct cr_dwline_src src;
+	struct cr_dwline_row row;
+	char path[64];
+	uint64_t pc;
+
+	if (n < 8)
+		return 0;
+	/* Bytes 0-7: the pcs; the rest is every section.  The driver writes
+	   units by hand, so the library's own bounds do the work. */
+	cr_mem_buffer(&m, BASE, d + 8, n - 8);
+	src.line = (struct cr_dwsect){ &m, BASE, BASE + n - 8 };
+	src.line_str = (struct cr_dwsect){ &m, BASE, BASE + n - 8 };
+	src.str = (struct cr_dwsect){ d[0] & 1 ? &m : NULL, BASE, BASE + n - 8 };
+	memcpy(&pc, d, 8);
+	pc &= 0xffff;
+	for (unsigned k = 0; k < 4; k++) {
+		cr_dwline_find(&src, 0, pc + k * 0x41, d[1] & 2 ? "/comp" : NULL, &row, path,
+			       d[1] & 4 ? sizeof(path) : 12);
+		cr_dwline_find(&src, d[2] % 64, pc + k, NULL, &row, NULL, 0);
+	}
+	return 0;
+}
+#endif
