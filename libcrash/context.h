@@ -16,13 +16,14 @@ void cr_regs_from_ucontext(const void *uc, struct cr_regs *r);
 
 /*
  * The caller's state as it will be right after this call returns: callee-saved
- * registers, sp after the return, pc = the return address.  Assembly.
+ * registers, sp after the return, pc = the return address.  Assembly
+ * (arch/<host>/entry.S).
  */
 int cr_getcontext(struct cr_regs *r);
 
 /*
  * crash_backtrace() and crash_backtrace_with() are assembly stubs (CR_ENTRY in
- * arch/<host>/context.c): each takes its caller's registers as cr_getcontext
+ * arch/<host>/entry.S): each takes its caller's registers as cr_getcontext
  * would at the call (callee-saved registers, sp after the return, pc = the
  * return address) into a struct cr_regs on its own stack, and returns what
  * the body returns, called with the stub's first three arguments untouched

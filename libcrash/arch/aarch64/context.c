@@ -162,79 +162,9 @@ int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs
 	return ret;
 }
 
+/* entry.S (cr_getcontext, the public entry stubs) fills struct cr_regs at these offsets. */
 _Static_assert(offsetof(struct cr_regs, valid) == 280, "cr_getcontext layout");
 _Static_assert(offsetof(struct cr_regs, pc) == 288, "cr_getcontext layout");
-
-/*
- * int cr_getcontext(struct cr_regs *r): the callee-saved x19-x28 (AAPCS64
- * 6.1.1), the frame pointer x29, the link register x30 and sp (31), at
- * r->r[n] = 8 * n; pc = x30, which bl left unsigned.  The sp does not change
- * on return.  bti c: a valid landing pad where BTI is enforced.
- */
-__asm__(".text\n"
-	".globl cr_getcontext\n"
-	".hidden cr_getcontext\n"
-	".type cr_getcontext,%function\n"
-	".p2align 2\n"
-	"cr_getcontext:\n"
-	".cfi_startproc\n"
-	"	hint #34\n"
-	"	stp x19, x20, [x0, #152]\n"
-	"	stp x21, x22, [x0, #168]\n"
-	"	stp x23, x24, [x0, #184]\n"
-	"	stp x25, x26, [x0, #200]\n"
-	"	stp x27, x28, [x0, #216]\n"
-	"	stp x29, x30, [x0, #232]\n"
-	"	mov x1, sp\n"
-	"	str x1, [x0, #248]\n"
-	"	str x30, [x0, #288]\n"
-	"	movz x1, #0xfff8, lsl #16\n" /* bits 19-31 */
-	"	str x1, [x0, #280]\n"
-	"	mov w0, #0\n"
-	"	ret\n"
-	".cfi_endproc\n"
-	".size cr_getcontext, .-cr_getcontext\n");
-
-/*
- * A public entry point (context.h): the struct cr_regs (296 bytes, 304 with
- * sp 16-byte aligned, AAPCS64 6.4.5.1) on the stub's stack, filled as
- * cr_getcontext fills it, with sp = the sp at entry.  x30, the return
- * address that bl left unsigned, is kept in the struct across the call.
- * x0-x2 pass through; x3 is the struct.  bti c as in cr_getcontext.
- */
-#define CR_ENTRY(name, body)                                                                       \
-	__asm__(".text\n"                                                                          \
-		".globl " #name "\n"                                                               \
-		".type " #name ",%function\n"                                                      \
-		".p2align 2\n" #name ":\n"                                                         \
-		".cfi_startproc\n"                                                                 \
-		"	hint #34\n"                                                                  \
-		"	sub sp, sp, #304\n"                                                          \
-		".cfi_def_cfa_offset 304\n"                                                        \
-		"	stp x19, x20, [sp, #152]\n"                                                  \
-		"	stp x21, x22, [sp, #168]\n"                                                  \
-		"	stp x23, x24, [sp, #184]\n"                                                  \
-		"	stp x25, x26, [sp, #200]\n"                                                  \
-		"	stp x27, x28, [sp, #216]\n"                                                  \
-		"	stp x29, x30, [sp, #232]\n"                                                  \
-		".cfi_offset x30, -64\n"                                                           \
-		"	add x9, sp, #304\n"                                                          \
-		"	str x9, [sp, #248]\n"                                                        \
-		"	str x30, [sp, #288]\n"                                                       \
-		"	movz x9, #0xfff8, lsl #16\n"                                                 \
-		"	str x9, [sp, #280]\n"                                                        \
-		"	mov x3, sp\n"                                                                \
-		"	bl " #body "\n"                                                              \
-		"	ldr x30, [sp, #240]\n"                                                       \
-		".cfi_restore x30\n"                                                               \
-		"	add sp, sp, #304\n"                                                          \
-		".cfi_def_cfa_offset 0\n"                                                          \
-		"	ret\n"                                                                       \
-		".cfi_endproc\n"                                                                   \
-		".size " #name ", .-" #name "\n")
-
-CR_ENTRY(crash_backtrace_with, cr_backtrace_with_at);
-CR_ENTRY(crash_backtrace, cr_backtrace_at);
 
 /* A system call's result as the interrupted code will see it (x0). */
 void cr_ctx_set_ret(void *uc, long v)

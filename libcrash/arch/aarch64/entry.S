@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * aarch64: the signal handler's entry and the switch to libcrash's own stack.
+ * aarch64: every entry into libcrash that must be assembly: the signal
+ * handler's entry, the switch to libcrash's own stack, the register capture
+ * (cr_getcontext) and the public entry stubs (crash_backtrace,
+ * crash_backtrace_with; context.h).
  *
  * cr_sigentry(sig, si, uc) is what libcrash installs with sigaction.  It
  * tail-calls cr_handler(sig, si, uc, entry_sp, entry_ra) with the sp at entry
@@ -59,6 +62,77 @@ cr_on_stack:
 	ret
 	.cfi_endproc
 	.size	cr_on_stack, .-cr_on_stack
+
+/*
+ * int cr_getcontext(struct cr_regs *r): the callee-saved x19-x28 (AAPCS64
+ * 6.1.1), the frame pointer x29, the link register x30 and sp (31), at
+ * r->r[n] = 8 * n; pc = x30, which bl left unsigned.  The sp does not change
+ * on return.  bti c: a valid landing pad where BTI is enforced.
+ */
+	.globl	cr_getcontext
+	.hidden	cr_getcontext
+	.type	cr_getcontext,%function
+	.p2align	2
+cr_getcontext:
+	.cfi_startproc
+	hint	#34
+	stp	x19, x20, [x0, #152]
+	stp	x21, x22, [x0, #168]
+	stp	x23, x24, [x0, #184]
+	stp	x25, x26, [x0, #200]
+	stp	x27, x28, [x0, #216]
+	stp	x29, x30, [x0, #232]
+	mov	x1, sp
+	str	x1, [x0, #248]
+	str	x30, [x0, #288]
+	movz	x1, #0xfff8, lsl #16	/* bits 19-31 */
+	str	x1, [x0, #280]
+	mov	w0, #0
+	ret
+	.cfi_endproc
+	.size	cr_getcontext, .-cr_getcontext
+
+/*
+ * A public entry point (context.h): the struct cr_regs (296 bytes, 304 with
+ * sp 16-byte aligned, AAPCS64 6.4.5.1) on the stub's stack, filled as
+ * cr_getcontext fills it, with sp = the sp at entry.  x30, the return
+ * address that bl left unsigned, is kept in the struct across the call.
+ * x0-x2 pass through; x3 is the struct.  bti c as in cr_getcontext.
+ */
+.macro CR_ENTRY name, body
+	.globl	\name
+	.type	\name,%function
+	.p2align	2
+\name:
+	.cfi_startproc
+	hint	#34
+	sub	sp, sp, #304
+	.cfi_def_cfa_offset	304
+	stp	x19, x20, [sp, #152]
+	stp	x21, x22, [sp, #168]
+	stp	x23, x24, [sp, #184]
+	stp	x25, x26, [sp, #200]
+	stp	x27, x28, [sp, #216]
+	stp	x29, x30, [sp, #232]
+	.cfi_offset	x30, -64
+	add	x9, sp, #304
+	str	x9, [sp, #248]
+	str	x30, [sp, #288]
+	movz	x9, #0xfff8, lsl #16
+	str	x9, [sp, #280]
+	mov	x3, sp
+	bl	\body
+	ldr	x30, [sp, #240]
+	.cfi_restore	x30
+	add	sp, sp, #304
+	.cfi_def_cfa_offset	0
+	ret
+	.cfi_endproc
+	.size	\name, .-\name
+.endm
+
+	CR_ENTRY crash_backtrace_with, cr_backtrace_with_at
+	CR_ENTRY crash_backtrace, cr_backtrace_at
 
 	.section .note.GNU-stack, "", %progbits
 

@@ -96,94 +96,9 @@ int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs
 	return 0;
 }
 
+/* entry.S (cr_getcontext, the public entry stubs) fills struct cr_regs at these offsets. */
 _Static_assert(offsetof(struct cr_regs, valid) == 280, "cr_getcontext layout");
 _Static_assert(offsetof(struct cr_regs, pc) == 288, "cr_getcontext layout");
-
-/*
- * int cr_getcontext(struct cr_regs *r): r0, ra (r1), tp (r2) and sp (r3),
- * which no callee changes, the frame pointer r22 and the callee-saved s0-s8
- * (r23-r31; psABI "Register Convention"), at r->r[n] = 8 * n; pc = ra.  r21 is
- * reserved and not saved.  The sp does not change on return.
- */
-__asm__(".text\n"
-	".globl cr_getcontext\n"
-	".hidden cr_getcontext\n"
-	".type cr_getcontext,@function\n"
-	".p2align 2\n"
-	"cr_getcontext:\n"
-	".cfi_startproc\n"
-	"	st.d $zero, $a0, 0\n"
-	"	st.d $ra, $a0, 8\n"
-	"	st.d $tp, $a0, 16\n"
-	"	st.d $sp, $a0, 24\n"
-	"	st.d $fp, $a0, 176\n"
-	"	st.d $s0, $a0, 184\n"
-	"	st.d $s1, $a0, 192\n"
-	"	st.d $s2, $a0, 200\n"
-	"	st.d $s3, $a0, 208\n"
-	"	st.d $s4, $a0, 216\n"
-	"	st.d $s5, $a0, 224\n"
-	"	st.d $s6, $a0, 232\n"
-	"	st.d $s7, $a0, 240\n"
-	"	st.d $s8, $a0, 248\n"
-	"	st.d $ra, $a0, 288\n"
-	/* 0xffc0000f, bits 0-3 and 22-31: lu12i.w sign-extends, lu32i.d clears 32-51 */
-	"	lu12i.w $t0, -1024\n"
-	"	ori $t0, $t0, 0xf\n"
-	"	lu32i.d $t0, 0\n"
-	"	st.d $t0, $a0, 280\n"
-	"	move $a0, $zero\n"
-	"	jr $ra\n"
-	".cfi_endproc\n"
-	".size cr_getcontext, .-cr_getcontext\n");
-
-/*
- * A public entry point (context.h): the struct cr_regs (296 bytes, 304 with
- * sp 16-byte aligned, psABI "Stack") on the stub's stack, filled as
- * cr_getcontext fills it, with sp = the sp at entry.  ra is kept in the
- * struct across the call.  a0-a2 pass through; a3 is the struct.
- */
-#define CR_ENTRY(name, body)                                                                       \
-	__asm__(".text\n"                                                                          \
-		".globl " #name "\n"                                                               \
-		".type " #name ",@function\n"                                                      \
-		".p2align 2\n" #name ":\n"                                                         \
-		".cfi_startproc\n"                                                                 \
-		"	addi.d $sp, $sp, -304\n"                                                     \
-		".cfi_def_cfa_offset 304\n"                                                        \
-		"	st.d $zero, $sp, 0\n"                                                        \
-		"	st.d $ra, $sp, 8\n"                                                          \
-		".cfi_offset 1, -296\n"                                                            \
-		"	st.d $tp, $sp, 16\n"                                                         \
-		"	addi.d $t0, $sp, 304\n"                                                      \
-		"	st.d $t0, $sp, 24\n"                                                         \
-		"	st.d $fp, $sp, 176\n"                                                        \
-		"	st.d $s0, $sp, 184\n"                                                        \
-		"	st.d $s1, $sp, 192\n"                                                        \
-		"	st.d $s2, $sp, 200\n"                                                        \
-		"	st.d $s3, $sp, 208\n"                                                        \
-		"	st.d $s4, $sp, 216\n"                                                        \
-		"	st.d $s5, $sp, 224\n"                                                        \
-		"	st.d $s6, $sp, 232\n"                                                        \
-		"	st.d $s7, $sp, 240\n"                                                        \
-		"	st.d $s8, $sp, 248\n"                                                        \
-		"	st.d $ra, $sp, 288\n"                                                        \
-		"	lu12i.w $t0, -1024\n"                                                        \
-		"	ori $t0, $t0, 0xf\n"                                                         \
-		"	lu32i.d $t0, 0\n"                                                            \
-		"	st.d $t0, $sp, 280\n"                                                        \
-		"	move $a3, $sp\n"                                                             \
-		"	bl " #body "\n"                                                              \
-		"	ld.d $ra, $sp, 8\n"                                                          \
-		".cfi_restore 1\n"                                                                 \
-		"	addi.d $sp, $sp, 304\n"                                                      \
-		".cfi_def_cfa_offset 0\n"                                                          \
-		"	jr $ra\n"                                                                    \
-		".cfi_endproc\n"                                                                   \
-		".size " #name ", .-" #name "\n")
-
-CR_ENTRY(crash_backtrace_with, cr_backtrace_with_at);
-CR_ENTRY(crash_backtrace, cr_backtrace_at);
 
 /* A system call's result as the interrupted code will see it (a0, r4). */
 void cr_ctx_set_ret(void *uc, long v)

@@ -96,95 +96,9 @@ int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs
 	return 0;
 }
 
+/* entry.S (cr_getcontext, the public entry stubs) fills struct cr_regs at these offsets. */
 _Static_assert(offsetof(struct cr_regs, valid) == 280, "cr_getcontext layout");
 _Static_assert(offsetof(struct cr_regs, pc) == 288, "cr_getcontext layout");
-
-/*
- * int cr_getcontext(struct cr_regs *r): x0, ra (x1), sp (x2), gp (x3) and tp
- * (x4), which no callee changes, and the callee-saved s0-s11 (x8, x9,
- * x18-x27; psABI "Integer Register Convention"), at r->r[n] = 8 * n; pc = ra.
- * The sp does not change on return.
- */
-__asm__(".text\n"
-	".globl cr_getcontext\n"
-	".hidden cr_getcontext\n"
-	".type cr_getcontext,@function\n"
-	".p2align 2\n"
-	"cr_getcontext:\n"
-	".cfi_startproc\n"
-	"	sd zero, 0(a0)\n"
-	"	sd ra, 8(a0)\n"
-	"	sd sp, 16(a0)\n"
-	"	sd gp, 24(a0)\n"
-	"	sd tp, 32(a0)\n"
-	"	sd s0, 64(a0)\n"
-	"	sd s1, 72(a0)\n"
-	"	sd s2, 144(a0)\n"
-	"	sd s3, 152(a0)\n"
-	"	sd s4, 160(a0)\n"
-	"	sd s5, 168(a0)\n"
-	"	sd s6, 176(a0)\n"
-	"	sd s7, 184(a0)\n"
-	"	sd s8, 192(a0)\n"
-	"	sd s9, 200(a0)\n"
-	"	sd s10, 208(a0)\n"
-	"	sd s11, 216(a0)\n"
-	"	sd ra, 288(a0)\n"
-	"	li t0, 0x0ffc031f\n" /* bits 0-4, 8, 9, 18-27 */
-	"	sd t0, 280(a0)\n"
-	"	li a0, 0\n"
-	"	ret\n"
-	".cfi_endproc\n"
-	".size cr_getcontext, .-cr_getcontext\n");
-
-/*
- * A public entry point (context.h): the struct cr_regs (296 bytes, 304 with
- * sp 16-byte aligned, psABI "Integer Calling Convention") on the stub's
- * stack, filled as cr_getcontext fills it, with sp = the sp at entry.  ra is
- * kept in the struct across the call.  a0-a2 pass through; a3 is the struct.
- */
-#define CR_ENTRY(name, body)                                                                       \
-	__asm__(".text\n"                                                                          \
-		".globl " #name "\n"                                                               \
-		".type " #name ",@function\n"                                                      \
-		".p2align 2\n" #name ":\n"                                                         \
-		".cfi_startproc\n"                                                                 \
-		"	addi sp, sp, -304\n"                                                         \
-		".cfi_def_cfa_offset 304\n"                                                        \
-		"	sd zero, 0(sp)\n"                                                            \
-		"	sd ra, 8(sp)\n"                                                              \
-		".cfi_offset ra, -296\n"                                                           \
-		"	addi t0, sp, 304\n"                                                          \
-		"	sd t0, 16(sp)\n"                                                             \
-		"	sd gp, 24(sp)\n"                                                             \
-		"	sd tp, 32(sp)\n"                                                             \
-		"	sd s0, 64(sp)\n"                                                             \
-		"	sd s1, 72(sp)\n"                                                             \
-		"	sd s2, 144(sp)\n"                                                            \
-		"	sd s3, 152(sp)\n"                                                            \
-		"	sd s4, 160(sp)\n"                                                            \
-		"	sd s5, 168(sp)\n"                                                            \
-		"	sd s6, 176(sp)\n"                                                            \
-		"	sd s7, 184(sp)\n"                                                            \
-		"	sd s8, 192(sp)\n"                                                            \
-		"	sd s9, 200(sp)\n"                                                            \
-		"	sd s10, 208(sp)\n"                                                           \
-		"	sd s11, 216(sp)\n"                                                           \
-		"	sd ra, 288(sp)\n"                                                            \
-		"	li t0, 0x0ffc031f\n"                                                         \
-		"	sd t0, 280(sp)\n"                                                            \
-		"	mv a3, sp\n"                                                                 \
-		"	call " #body "\n"                                                            \
-		"	ld ra, 8(sp)\n"                                                              \
-		".cfi_restore ra\n"                                                                \
-		"	addi sp, sp, 304\n"                                                          \
-		".cfi_def_cfa_offset 0\n"                                                          \
-		"	ret\n"                                                                       \
-		".cfi_endproc\n"                                                                   \
-		".size " #name ", .-" #name "\n")
-
-CR_ENTRY(crash_backtrace_with, cr_backtrace_with_at);
-CR_ENTRY(crash_backtrace, cr_backtrace_at);
 
 /* A system call's result as the interrupted code will see it (a0, x10). */
 void cr_ctx_set_ret(void *uc, long v)

@@ -95,81 +95,9 @@ int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs
 	return 0;
 }
 
+/* entry.S (cr_getcontext, the public entry stubs) fills struct cr_regs at these offsets. */
 _Static_assert(offsetof(struct cr_regs, valid) == 280, "cr_getcontext layout");
 _Static_assert(offsetof(struct cr_regs, pc) == 288, "cr_getcontext layout");
-
-/*
- * int cr_getcontext(struct cr_regs *r): the caller's callee-saved registers
- * (rbx 3, rbp 6, r12-r15), its sp after our return (rsp 7) and the return
- * address as pc and column 16.
- */
-__asm__(".text\n"
-	".globl cr_getcontext\n"
-	".hidden cr_getcontext\n"
-	".type cr_getcontext,@function\n"
-	"cr_getcontext:\n"
-	".cfi_startproc\n"
-	"	movq %rbx, 24(%rdi)\n"
-	"	movq %rbp, 48(%rdi)\n"
-	"	leaq 8(%rsp), %rax\n"
-	"	movq %rax, 56(%rdi)\n"
-	"	movq %r12, 96(%rdi)\n"
-	"	movq %r13, 104(%rdi)\n"
-	"	movq %r14, 112(%rdi)\n"
-	"	movq %r15, 120(%rdi)\n"
-	"	movq (%rsp), %rax\n"
-	"	movq %rax, 128(%rdi)\n"
-	"	movq %rax, 288(%rdi)\n"
-	"	movq $0x1f0c8, 280(%rdi)\n" /* bits 3, 6, 7, 12-15, 16 */
-	"	xorl %eax, %eax\n"
-	"	ret\n"
-	".cfi_endproc\n"
-	".size cr_getcontext, .-cr_getcontext\n");
-
-/*
- * A public entry point (context.h): the struct cr_regs (296 bytes) on the
- * stub's stack, filled as cr_getcontext fills it but for the stub's caller
- * (sp = the sp at entry + 8, pc = the return address at [sp]); rsp is then
- * 16-byte aligned for the call (psABI 3.2.2).  rdi, rsi, rdx pass through;
- * rcx is the struct.  Callers reach it through the PLT, an indirect branch:
- * where the compiler marks the object IBT-compatible (-fcf-protection, which
- * defines __CET__ bit 0) the stub starts with endbr64, as its functions do.
- */
-#if defined(__CET__) && (__CET__ & 1)
-#define CR_ENDBR "	endbr64\n"
-#else
-#define CR_ENDBR ""
-#endif
-#define CR_ENTRY(name, body)                                                                       \
-	__asm__(".text\n"                                                                          \
-		".globl " #name "\n"                                                               \
-		".type " #name ",@function\n"                                                      \
-		".p2align 4\n" #name ":\n"                                                         \
-		".cfi_startproc\n" CR_ENDBR                                                        \
-		"	subq $296, %rsp\n"                                                           \
-		".cfi_adjust_cfa_offset 296\n"                                                     \
-		"	movq %rbx, 24(%rsp)\n"                                                       \
-		"	movq %rbp, 48(%rsp)\n"                                                       \
-		"	leaq 304(%rsp), %rax\n"                                                      \
-		"	movq %rax, 56(%rsp)\n"                                                       \
-		"	movq %r12, 96(%rsp)\n"                                                       \
-		"	movq %r13, 104(%rsp)\n"                                                      \
-		"	movq %r14, 112(%rsp)\n"                                                      \
-		"	movq %r15, 120(%rsp)\n"                                                      \
-		"	movq 296(%rsp), %rax\n"                                                      \
-		"	movq %rax, 128(%rsp)\n"                                                      \
-		"	movq %rax, 288(%rsp)\n"                                                      \
-		"	movq $0x1f0c8, 280(%rsp)\n"                                                  \
-		"	movq %rsp, %rcx\n"                                                           \
-		"	call " #body "\n"                                                            \
-		"	addq $296, %rsp\n"                                                           \
-		".cfi_adjust_cfa_offset -296\n"                                                    \
-		"	ret\n"                                                                       \
-		".cfi_endproc\n"                                                                   \
-		".size " #name ", .-" #name "\n")
-
-CR_ENTRY(crash_backtrace_with, cr_backtrace_with_at);
-CR_ENTRY(crash_backtrace, cr_backtrace_at);
 
 /* A system call's result as the interrupted code will see it (rax). */
 void cr_ctx_set_ret(void *uc, long v)

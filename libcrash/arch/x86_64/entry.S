@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * x86_64: the signal handler's entry and the switch to libcrash's own stack.
+ * x86_64: every entry into libcrash that must be assembly: the signal
+ * handler's entry, the switch to libcrash's own stack, the register capture
+ * (cr_getcontext) and the public entry stubs (crash_backtrace,
+ * crash_backtrace_with; context.h).
  *
  * cr_sigentry(sig, si, uc) is what libcrash installs with sigaction.  It adds
  * two arguments and tail-calls cr_handler(sig, si, uc, entry_sp, entry_ra):
@@ -58,6 +61,75 @@ cr_on_stack:
 	ret
 	.cfi_endproc
 	.size	cr_on_stack, .-cr_on_stack
+
+/*
+ * int cr_getcontext(struct cr_regs *r): the caller's callee-saved registers
+ * (rbx 3, rbp 6, r12-r15), its sp after our return (rsp 7) and the return
+ * address as pc and column 16.
+ */
+	.globl	cr_getcontext
+	.hidden	cr_getcontext
+	.type	cr_getcontext,@function
+cr_getcontext:
+	.cfi_startproc
+	movq	%rbx, 24(%rdi)
+	movq	%rbp, 48(%rdi)
+	leaq	8(%rsp), %rax
+	movq	%rax, 56(%rdi)
+	movq	%r12, 96(%rdi)
+	movq	%r13, 104(%rdi)
+	movq	%r14, 112(%rdi)
+	movq	%r15, 120(%rdi)
+	movq	(%rsp), %rax
+	movq	%rax, 128(%rdi)
+	movq	%rax, 288(%rdi)
+	movq	$0x1f0c8, 280(%rdi)	/* bits 3, 6, 7, 12-15, 16 */
+	xorl	%eax, %eax
+	ret
+	.cfi_endproc
+	.size	cr_getcontext, .-cr_getcontext
+
+/*
+ * A public entry point (context.h): the struct cr_regs (296 bytes) on the
+ * stub's stack, filled as cr_getcontext fills it but for the stub's caller
+ * (sp = the sp at entry + 8, pc = the return address at [sp]); rsp is then
+ * 16-byte aligned for the call (psABI 3.2.2).  rdi, rsi, rdx pass through;
+ * rcx is the struct.  Callers reach it through the PLT, an indirect branch:
+ * where the compiler marks the object IBT-compatible (-fcf-protection, which
+ * defines __CET__ bit 0) the stub starts with endbr64, as its functions do.
+ */
+.macro CR_ENTRY name, body
+	.globl	\name
+	.type	\name,@function
+	.p2align	4
+\name:
+	.cfi_startproc
+	ENDBR
+	subq	$296, %rsp
+	.cfi_adjust_cfa_offset	296
+	movq	%rbx, 24(%rsp)
+	movq	%rbp, 48(%rsp)
+	leaq	304(%rsp), %rax
+	movq	%rax, 56(%rsp)
+	movq	%r12, 96(%rsp)
+	movq	%r13, 104(%rsp)
+	movq	%r14, 112(%rsp)
+	movq	%r15, 120(%rsp)
+	movq	296(%rsp), %rax
+	movq	%rax, 128(%rsp)
+	movq	%rax, 288(%rsp)
+	movq	$0x1f0c8, 280(%rsp)
+	movq	%rsp, %rcx
+	call	\body
+	addq	$296, %rsp
+	.cfi_adjust_cfa_offset	-296
+	ret
+	.cfi_endproc
+	.size	\name, .-\name
+.endm
+
+	CR_ENTRY crash_backtrace_with, cr_backtrace_with_at
+	CR_ENTRY crash_backtrace, cr_backtrace_at
 
 	.section .note.GNU-stack, "", @progbits
 
