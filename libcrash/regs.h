@@ -62,6 +62,10 @@ struct cr_arch {
 	uint8_t sp, fp, ra;		/* DWARF numbers; ra = default return-address column */
 	uint8_t ra_in_reg;		/* 1: the call leaves the return address in a register
 					   (aarch64 x30, riscv64/loongarch64 ra); 0: on the stack */
+	uint8_t ra_sign_state;		/* the column of the return address's signing state,
+					   which DW_CFA_AARCH64_negate_ra_state toggles
+					   (aarch64: RA_SIGN_STATE, 34); 0: none (there the
+					   opcode is SPARC's GNU_window_save: malformed) */
 	const char *const *regname;	/* report names by DWARF number (NULL: not dumped) */
 	const uint8_t *dump_order;	/* report order, 0xff-terminated */
 	const struct cr_row *fp_row;	/* frame-record layout for the fp engine */

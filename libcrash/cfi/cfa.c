@@ -5,19 +5,17 @@
  * pc.  Rules only are recorded; nothing is read but the instruction bytes
  * (expression blocks are kept as address + length for cr_row_apply).
  *
- * aarch64 RA_SIGN_STATE (column 34, AADWARF64 "Call frame instructions"):
- * DW_CFA_AARCH64_negate_ra_state (0x2d, GNU_window_save elsewhere) toggles
- * it.  It is kept as reg[34] = CR_VAL_OFFSET with off 1 while the return
- * address is signed; any other rule (the initial CR_SAME) means 0.  On
- * other arches 0x2d is SPARC's register-window save: -CR_EINVAL.
+ * aarch64 RA_SIGN_STATE (column 34, AADWARF64 "Call frame instructions"; the
+ * arch's ra_sign_state): DW_CFA_AARCH64_negate_ra_state (0x2d,
+ * GNU_window_save elsewhere) toggles it.  It is kept as reg[34] =
+ * CR_VAL_OFFSET with off 1 while the return address is signed; any other
+ * rule (the initial CR_SAME) means 0.  On arches without that column 0x2d is
+ * SPARC's register-window save: -CR_EINVAL.
  */
 #include <string.h>
 
 #include "cache.h"
 #include "cfi.h"
-#include "str.h"
-
-#define RA_SIGN_STATE 34
 
 enum {
 	DW_CFA_nop = 0x00,
@@ -228,12 +226,13 @@ static int cfa_reg_only(struct state *st)
 
 static int negate_ra_state(struct state *st)
 {
-	struct cr_rule *r = &st->row->reg[RA_SIGN_STATE];
-	int signed_now = (st->cols >> RA_SIGN_STATE & 1) && r->kind == CR_VAL_OFFSET && r->off == 1;
+	unsigned col = st->arch->ra_sign_state;
+	struct cr_rule *r = &st->row->reg[col];
+	int signed_now = (st->cols >> col & 1) && r->kind == CR_VAL_OFFSET && r->off == 1;
 
-	if (!st->arch->name || cr_strcmp(st->arch->name, "aarch64") != 0)
+	if (col == 0 || col >= CR_NREGS)
 		return -CR_EINVAL;
-	st->cols |= 1ull << RA_SIGN_STATE;
+	st->cols |= 1ull << col;
 	memset(r, 0, sizeof(*r));
 	if (!signed_now) {
 		r->kind = CR_VAL_OFFSET;

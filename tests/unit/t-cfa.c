@@ -12,6 +12,12 @@ static const struct cr_arch test_arch = {
 };
 static const struct cr_arch test_a64 = {
 	.name = "aarch64", .nregs = 34, .sp = 31, .fp = 29, .ra = 30, .ra_in_reg = 1,
+	.ra_sign_state = 34,
+};
+/* Any name: the arch's ra_sign_state says where the state is. */
+static const struct cr_arch test_sign33 = {
+	.name = "other", .nregs = 34, .sp = 31, .fp = 29, .ra = 30, .ra_in_reg = 1,
+	.ra_sign_state = 33,
 };
 
 #define IMG 0x5000ull	/* CIE instructions at IMG, FDE instructions at IMG + FI */
@@ -320,6 +326,9 @@ static void t_gnu_and_unknown(void)
 	       "negate_ra_state: remember/restore keep it");
 	tap_ok(runf(B(0x2d, 0xe2), LO) == 0 && rule(34, CR_SAME, 0),
 	       "restore of column 34: the CIE's (unsigned)");
+	arch = &test_sign33;
+	tap_ok(runf(B(0x2d), LO) == 0 && rule(33, CR_VAL_OFFSET, 1) && rule(34, CR_SAME, 0),
+	       "negate_ra_state: the arch's column");
 	arch = &test_arch;
 }
 

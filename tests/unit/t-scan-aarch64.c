@@ -382,6 +382,7 @@ static void test_desc(void)
 	tap_is_u64(a->sp, 31, "desc sp");
 	tap_is_u64(a->fp, 29, "desc fp");
 	tap_is_u64(a->ra, 30, "desc ra");
+	tap_is_u64(a->ra_sign_state, 34, "desc ra_sign_state: RA_SIGN_STATE");
 	tap_is_u64(a->ra_in_reg, 1, "desc ra_in_reg");
 	tap_is_str(a->regname[0], "x0", "desc regname 0");
 	tap_is_str(a->regname[29], "x29", "desc regname 29");

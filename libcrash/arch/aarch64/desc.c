@@ -62,6 +62,7 @@ const struct cr_arch cr_arch_aarch64 = {
 	.fp = 29,
 	.ra = 30,
 	.ra_in_reg = 1,
+	.ra_sign_state = 34,	/* AADWARF64 4.1: RA_SIGN_STATE */
 	.regname = names,
 	.dump_order = order,
 	.fp_row = &fp_row,
