@@ -105,12 +105,16 @@ static inline int cr_scan_emit(const struct cr_scan *s, unsigned sp, unsigned fp
 }
 
 /*
- * The shared bookkeeping of the load/store ISAs (aarch64, riscv64, loongarch64),
- * whose decoders know each instruction's length and so walk the whole body.
- * Registers 0-31 may hold constants the walk follows (li, lui/ori, movz/movk):
- * large frames are allocated by sp -= register.
+ * The shared bookkeeping of every decoder: each knows its instructions'
+ * lengths and so walks the whole body from the function start, keeping the
+ * state at pending forward branch targets and the body's state across an
+ * epilogue.  The load/store ISAs (aarch64, riscv64, loongarch64) describe
+ * their instructions with the operations below; x86_64 has its own for push,
+ * pop, leave and enter and uses the rest.  Registers 0-31 may hold constants
+ * the walk follows (li, lui/ori, movz/movk): large frames are allocated by
+ * sp -= register.
  */
-#define CR_SCAN_LABELS 8	/* pending forward branch targets */
+#define CR_SCAN_LABELS 8	/* pending forward branch targets: the usual number */
 
 /* The state at a forward branch target, compact: saves of registers 0-31 only. */
 struct cr_scan_label {
@@ -128,15 +132,25 @@ struct cr_scanner {
 	uint8_t jumped;		/* the previous instruction does not fall through */
 	uint32_t off;		/* offset of the current instruction */
 	uint32_t known;		/* bit n: k[n] is the value of register n */
+	int64_t entry;		/* CFA - sp at the function's entry (0 or 8) */
 	int64_t k[32];
-	struct cr_scan_label lab[CR_SCAN_LABELS];
+	struct cr_scan_label *lab;	/* the decoder's table of branch targets */
+	unsigned nlab;
 };
 
-/* zero: register 0 reads as 0 and ignores writes (zero-register ISAs). */
+/*
+ * zero: register 0 reads as 0 and ignores writes (zero-register ISAs).  entry:
+ * CFA - sp at the entry, 0 where the call leaves the return address in ra (CFA
+ * = sp), else the return address's size, the return address at CFA - entry
+ * (x86_64: 8).  lab[0..nlab): the table for pending branch targets.
+ */
 static inline void cr_scanner_start(struct cr_scanner *c, unsigned sp, unsigned fp, unsigned ra,
-				    int zero)
+				    int zero, int64_t entry, struct cr_scan_label *lab,
+				    unsigned nlab)
 {
-	cr_scan_start(&c->s, 0);	/* the call leaves the return address in ra: CFA = sp */
+	cr_scan_start(&c->s, entry);
+	if (entry)
+		c->s.save[ra] = -entry;
 	c->body = c->s;
 	c->sp = (uint8_t)sp;
 	c->fp = (uint8_t)fp;
@@ -145,8 +159,11 @@ static inline void cr_scanner_start(struct cr_scanner *c, unsigned sp, unsigned 
 	c->jumped = 0;
 	c->off = 0;
 	c->known = c->zero;
+	c->entry = entry;
 	c->k[0] = 0;
-	memset(c->lab, 0, sizeof(c->lab));
+	c->lab = lab;
+	c->nlab = nlab;
+	memset(lab, 0, nlab * sizeof(*lab));
 }
 
 static inline int cr_scan_isk(const struct cr_scanner *c, unsigned r)
@@ -190,7 +207,7 @@ static inline void cr_scan_branch(struct cr_scanner *c, int64_t rel)
 
 	if (rel <= 0 || rel >= (int64_t)(UINT32_MAX - c->off))
 		return;	/* backward: the walk has seen the target */
-	for (n = 0; n < CR_SCAN_LABELS; n++) {
+	for (n = 0; n < c->nlab; n++) {
 		if (c->lab[n].at == c->off + (uint64_t)rel + 1)
 			return;
 		if (!c->lab[n].at && !l)
@@ -225,7 +242,7 @@ static inline void cr_scan_at(struct cr_scanner *c, size_t off)
 	unsigned n;
 
 	c->off = (uint32_t)off;
-	for (n = 0; n < CR_SCAN_LABELS; n++) {
+	for (n = 0; n < c->nlab; n++) {
 		l = &c->lab[n];
 		if (!l->at || l->at > off + 1)
 			continue;
@@ -253,8 +270,9 @@ static inline int cr_scan_sp_add(struct cr_scanner *c, int64_t delta)
 	else if (delta < 0)
 		c->s.epi = 0;
 	c->s.sp_cfa -= delta;
-	/* Releasing more than was allocated would move sp above the CFA. */
-	return c->s.sp_ok && c->s.sp_cfa < 0 ? -CR_EINVAL : 0;
+	/* Releasing more than was allocated would move sp above the CFA (or
+	   above a return address the call pushed). */
+	return c->s.sp_ok && c->s.sp_cfa < c->entry ? -CR_EINVAL : 0;
 }
 
 /* fp = sp + imm: the frame pointer is set up. */

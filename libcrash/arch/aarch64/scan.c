@@ -230,6 +230,7 @@ int cr_aarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 		    struct cr_row *row)
 {
 	struct cr_scanner c;
+	struct cr_scan_label lab[CR_SCAN_LABELS];
 	size_t off;
 	uint32_t i;
 	int ret;
@@ -238,7 +239,7 @@ int cr_aarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 	if (pc_off > len || pc_off % 4 || pc_off / 4 > CR_SCAN_MAX_INSNS)
 		return -CR_EINVAL;
 	/* AAPCS64 6.4: bl leaves the return address in x30; sp is unchanged: CFA = sp. */
-	cr_scanner_start(&c, SP, FP, LR, 0);
+	cr_scanner_start(&c, SP, FP, LR, 0, 0, lab, CR_SCAN_LABELS);
 	for (off = 0; off < pc_off; off += 4) {
 		cr_scan_at(&c, off);
 		i = (uint32_t)code[off] | (uint32_t)code[off + 1] << 8 |

@@ -129,6 +129,7 @@ int cr_loongarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int fram
 			struct cr_row *row)
 {
 	struct cr_scanner v;
+	struct cr_scan_label lab[CR_SCAN_LABELS];
 	size_t off;
 	uint32_t i;
 	int ret;
@@ -137,7 +138,7 @@ int cr_loongarch64_scan(const uint8_t *code, size_t len, size_t pc_off, int fram
 	if (pc_off > len || pc_off % 4 || pc_off / 4 > CR_SCAN_MAX_INSNS)
 		return -CR_EINVAL;
 	/* psABI: bl leaves the return address in $ra and $sp unchanged: CFA = $sp. */
-	cr_scanner_start(&v, SP, FP, RA, 1);
+	cr_scanner_start(&v, SP, FP, RA, 1, 0, lab, CR_SCAN_LABELS);
 	for (off = 0; off < pc_off; off += 4) {
 		cr_scan_at(&v, off);
 		i = (uint32_t)code[off] | (uint32_t)code[off + 1] << 8 |

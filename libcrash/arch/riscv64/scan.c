@@ -187,6 +187,7 @@ int cr_riscv64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 		    struct cr_row *row)
 {
 	struct cr_scanner v;
+	struct cr_scan_label lab[CR_SCAN_LABELS];
 	size_t off, n;
 	uint32_t i;
 	int ret;
@@ -195,7 +196,7 @@ int cr_riscv64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0,
 	if (pc_off > len || pc_off % 2 || pc_off / 2 > CR_SCAN_MAX_INSNS)
 		return -CR_EINVAL;
 	/* psABI: the call leaves the return address in ra and sp unchanged: CFA = sp. */
-	cr_scanner_start(&v, SP, FP, RA, 1);
+	cr_scanner_start(&v, SP, FP, RA, 1, 0, lab, CR_SCAN_LABELS);
 	for (off = 0; off < pc_off; off += n) {
 		cr_scan_at(&v, off);
 		i = (uint32_t)code[off] | (uint32_t)code[off + 1] << 8;

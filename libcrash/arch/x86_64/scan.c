@@ -281,24 +281,13 @@ static int callee_saved(unsigned dw)
 }
 
 /*
- * The walk: the current state, the body's state before the last epilogue,
- * the states at pending forward branch targets (compact: x86_64 saves only
- * registers 0-16), and the history of rsp for checking backward branches.
- * About 1.6 KiB of stack.
+ * The walk: the shared scanner (arch/scan.h: the current state, the body's
+ * state before the last epilogue, the states at pending forward branch
+ * targets) and the history of rsp for checking backward branches.  About
+ * 3.5 KiB of stack.
  */
 #define LABELS 16
 #define SPHIST 64
-
-struct cstate {
-	int32_t sp_cfa, fp_cfa;
-	uint8_t sp_ok, fp_ok, epi;
-	int32_t save[RIP + 1];
-};
-
-struct label {
-	uint32_t at;		/* code offset of the target; 0: free slot */
-	struct cstate s;
-};
 
 struct sphist {
 	uint32_t at;		/* from this offset on */
@@ -306,8 +295,8 @@ struct sphist {
 };
 
 struct walk {
-	struct cr_scan s, body;
-	struct label lab[LABELS];
+	struct cr_scanner c;
+	struct cr_scan_label lab[LABELS];
 	struct sphist h[SPHIST];
 	unsigned nh;
 	uint8_t h_lost;		/* the history overflowed: older offsets unknown */
@@ -318,33 +307,6 @@ static int fits(int64_t v)
 	return v > INT32_MIN && v <= INT32_MAX;
 }
 
-static void pack(const struct cr_scan *s, struct cstate *c)
-{
-	unsigned n;
-
-	c->sp_ok = s->sp_ok && fits(s->sp_cfa);
-	c->fp_ok = s->fp_ok && fits(s->fp_cfa);
-	c->sp_cfa = c->sp_ok ? (int32_t)s->sp_cfa : 0;
-	c->fp_cfa = c->fp_ok ? (int32_t)s->fp_cfa : 0;
-	c->epi = s->epi;
-	for (n = 0; n <= RIP; n++)
-		c->save[n] = fits(s->save[n]) ? (int32_t)s->save[n] : 0;
-}
-
-static void unpack(const struct cstate *c, struct cr_scan *s)
-{
-	unsigned n;
-
-	memset(s, 0, sizeof(*s));
-	s->sp_ok = c->sp_ok;
-	s->fp_ok = c->fp_ok;
-	s->sp_cfa = c->sp_cfa;
-	s->fp_cfa = c->fp_cfa;
-	s->epi = c->epi;
-	for (n = 0; n <= RIP; n++)
-		s->save[n] = c->save[n];
-}
-
 static int32_t sp_now(const struct cr_scan *s)
 {
 	return s->sp_ok && fits(s->sp_cfa) ? (int32_t)s->sp_cfa : INT32_MIN;
@@ -353,7 +315,7 @@ static int32_t sp_now(const struct cr_scan *s)
 /* Note rsp as it is from offset at on. */
 static void hist_note(struct walk *w, size_t at)
 {
-	int32_t v = sp_now(&w->s);
+	int32_t v = sp_now(&w->c.s);
 
 	if (w->nh ? w->h[w->nh - 1].sp_cfa == v : v == 8)
 		return;
@@ -383,57 +345,6 @@ static int hist_at(const struct walk *w, size_t at, int32_t *v)
 	return 1;
 }
 
-static void label_add(struct walk *w, size_t at)
-{
-	unsigned i, free = LABELS;
-
-	for (i = 0; i < LABELS; i++) {
-		if (w->lab[i].at == at)
-			return;	/* the first branch to a target wins */
-		if (free == LABELS && w->lab[i].at == 0)
-			free = i;
-	}
-	if (free < LABELS) {
-		w->lab[free].at = (uint32_t)at;
-		pack(&w->s, &w->lab[free].s);
-	}
-}
-
-/* Code at off follows an unconditional transfer: take the state of a branch to it. */
-static void after_transfer(struct walk *w, size_t off)
-{
-	unsigned i;
-
-	for (i = 0; i < LABELS; i++) {
-		if (w->lab[i].at == off) {
-			unpack(&w->lab[i].s, &w->s);
-			return;
-		}
-	}
-	/* No branch seen: a backward one from later code, after an epilogue. */
-	if (w->s.epi)
-		w->s = w->body;
-}
-
-/* Free the labels at or before off: their targets were passed. */
-static void labels_passed(struct walk *w, size_t off)
-{
-	unsigned i;
-
-	for (i = 0; i < LABELS; i++)
-		if (w->lab[i].at && w->lab[i].at <= off)
-			w->lab[i].at = 0;
-}
-
-/* Instructions that undo the frame: the first one keeps the body's state. */
-static void epilogue(struct walk *w)
-{
-	if (!w->s.epi) {
-		w->body = w->s;
-		w->s.epi = 1;
-	}
-}
-
 /* Writes we do not follow: rsp becomes unknown, the frame pointer is dropped. */
 static int lost(struct cr_scan *s, uint16_t wmask)
 {
@@ -444,26 +355,27 @@ static int lost(struct cr_scan *s, uint16_t wmask)
 	return s->sp_ok || s->fp_ok ? 0 : -CR_EINVAL;
 }
 
-static int push(struct cr_scan *s, unsigned reg)
+/* push: rsp -= 8, then a save of a callee-saved register at the new rsp. */
+static int push(struct cr_scanner *c, unsigned reg)
 {
-	if (!s->sp_ok)
+	if (!c->s.sp_ok)
 		return reg == 0xff ? 0 : -CR_EINVAL;	/* the slot of a save is unknown */
-	s->epi = 0;
-	s->sp_cfa += 8;
-	if (reg != 0xff && callee_saved(reg) && !s->save[reg])
-		cr_scan_save(s, reg, 0);
+	cr_scan_sp_add(c, -8);
+	if (reg != 0xff)
+		cr_scan_store(c, reg, RSP, 0, callee_saved(reg));
 	return 0;
 }
 
-static int pop(struct walk *w, unsigned reg)
+/* pop: a restore of whatever reg was (part of an epilogue), then rsp += 8. */
+static int pop(struct cr_scanner *c, unsigned reg)
 {
-	struct cr_scan *s = &w->s;
+	struct cr_scan *s = &c->s;
 
 	if (!s->sp_ok)
 		return reg == RBP || reg == RSP ? -CR_EINVAL : 0;
 	if (s->sp_cfa < 16 || reg == RSP)
 		return -CR_EINVAL;	/* would pop the return address, or set rsp */
-	epilogue(w);
+	cr_scan_epi(c);
 	s->sp_cfa -= 8;
 	if (reg < RIP)
 		s->save[reg] = 0;
@@ -472,83 +384,50 @@ static int pop(struct walk *w, unsigned reg)
 	return 0;
 }
 
-/* CFA-relative offset of imm(%base); 0 if base does not locate the CFA. */
-static int64_t slot(const struct cr_scan *s, const struct insn *in)
+/* mov %reg,imm(%rsp|%rbp): the first store of a callee-saved register below the CFA saves it. */
+static void store(struct cr_scanner *c, const struct insn *in)
 {
-	if (in->base == RSP && s->sp_ok)
-		return in->imm - s->sp_cfa;
-	if (in->base == RBP && s->fp_ok)
-		return in->imm - s->fp_cfa;
-	return 0;
+	if (cr_scan_slot(c, in->base, in->imm) < 0)
+		cr_scan_store(c, in->reg, in->base, in->imm, callee_saved(in->reg));
 }
 
-static void store(struct cr_scan *s, const struct insn *in)
+/*
+ * Apply the instruction of length len that ends at off to the state.  0 or
+ * -CR_EINVAL (the frame is lost).
+ */
+static int apply(struct walk *w, const struct insn *in, size_t off, size_t len)
 {
-	int64_t at = slot(s, in);
-
-	if (at && at < 0 && callee_saved(in->reg) && !s->save[in->reg])
-		s->save[in->reg] = at;
-}
-
-/* A load from the save slot of its register is a restore: part of an epilogue. */
-static int load(struct walk *w, const struct insn *in)
-{
-	int64_t at = slot(&w->s, in);
-
-	if (at && in->reg < RIP && w->s.save[in->reg] == at) {
-		epilogue(w);
-		w->s.save[in->reg] = 0;
-		if (in->reg == RBP)
-			w->s.fp_ok = 0;	/* the caller's rbp again */
-		return 0;
-	}
-	return lost(&w->s, in->wmask);
-}
-
-/* Apply the instruction that ends at off to the state.  0 or -CR_EINVAL (the frame is lost). */
-static int apply(struct walk *w, const struct insn *in, size_t off)
-{
-	struct cr_scan *s = &w->s;
+	struct cr_scanner *c = &w->c;
+	struct cr_scan *s = &c->s;
 	int32_t then;
 
 	switch (in->kind) {
 	case K_NONE:
 		break;
 	case K_PUSH:
-		if (push(s, in->reg) < 0)
+		if (push(c, in->reg) < 0)
 			return -CR_EINVAL;
 		break;
 	case K_POP:
-		if (pop(w, in->reg) < 0)
+		if (pop(c, in->reg) < 0)
 			return -CR_EINVAL;
 		break;
 	case K_SPADD:
-		if (!s->sp_ok)
-			break;	/* push $imm while rsp is unknown: nothing to follow */
-		if (in->imm > 0)
-			epilogue(w);
-		else if (in->imm < 0)
-			s->epi = 0;
-		s->sp_cfa -= in->imm;
-		if (s->sp_cfa < 8)
-			return -CR_EINVAL;	/* above the return address */
+		/* push $imm while rsp is unknown: nothing to follow; never above the
+		   return address */
+		if (s->sp_ok && cr_scan_sp_add(c, in->imm) < 0)
+			return -CR_EINVAL;
 		break;
 	case K_SP_FP:
-		if (!s->fp_ok)
+		if (cr_scan_sp_from_fp(c, in->imm) < 0)
 			return -CR_EINVAL;
-		epilogue(w);
-		s->sp_cfa = s->fp_cfa - in->imm;
-		s->sp_ok = 1;
 		break;
 	case K_FP_SP:
-		if (!s->sp_ok)
+		if (cr_scan_fp_from_sp(c, in->imm) < 0)
 			return -CR_EINVAL;
-		s->epi = 0;
-		s->fp_cfa = s->sp_cfa - in->imm;
-		s->fp_ok = 1;
 		break;
 	case K_ENTER:	/* push %rbp; mov %rsp,%rbp; sub $imm,%rsp (SDM "ENTER", level 0) */
-		if (push(s, RBP) < 0)
+		if (push(c, RBP) < 0)
 			return -CR_EINVAL;
 		s->fp_cfa = s->sp_cfa;
 		s->fp_ok = 1;
@@ -557,29 +436,30 @@ static int apply(struct walk *w, const struct insn *in, size_t off)
 	case K_LEAVE:	/* mov %rbp,%rsp; pop %rbp */
 		if (!s->fp_ok)
 			return -CR_EINVAL;
-		epilogue(w);
+		cr_scan_epi(c);
 		s->sp_cfa = s->fp_cfa - 8;
 		s->sp_ok = 1;
 		s->fp_ok = 0;
 		s->save[RBP] = 0;
 		break;
 	case K_STORE:
-		store(s, in);
+		store(c, in);
 		break;
 	case K_LOAD:
-		return load(w, in);
+		/* A load from its register's save slot is a restore. */
+		return cr_scan_load(c, in->reg, in->base, in->imm);
 	case K_CALL:
 		s->epi = 0;
 		break;
 	case K_RET:
 	case K_JMP:
 		if (in->has_target && in->target > 0)
-			label_add(w, off + (size_t)in->target);
-		after_transfer(w, off);
+			cr_scan_branch(c, in->target + (int64_t)len);
+		cr_scan_ret(c);
 		break;
 	case K_JCC:
 		if (in->target > 0) {
-			label_add(w, off + (size_t)in->target);
+			cr_scan_branch(c, in->target + (int64_t)len);
 		} else if (s->sp_ok && (int64_t)off + in->target >= 0 &&
 			   hist_at(w, (size_t)((int64_t)off + in->target), &then) &&
 			   then != sp_now(s)) {
@@ -669,37 +549,38 @@ int cr_x86_64_scan(const uint8_t *code, size_t len, size_t pc_off, int frame0, s
 	if (pc_off > len)
 		return -CR_EINVAL;
 	if (outermost(code, pc_off)) {
-		cr_scan_start(&w.s, 8);
-		if (cr_scan_emit(&w.s, RSP, RBP, RIP, row) < 0)
+		cr_scan_start(&w.c.s, 8);
+		if (cr_scan_emit(&w.c.s, RSP, RBP, RIP, row) < 0)
 			return -CR_EINVAL;
 		row->reg[RIP].kind = CR_UNDEF;
 		return 0;
 	}
-	memset(&w, 0, sizeof(w));
 	/* At the call: CFA = rsp + 8, the return address at CFA - 8 (psABI 3.2.2). */
-	cr_scan_start(&w.s, 8);
-	w.s.save[RIP] = -8;
+	cr_scanner_start(&w.c, RSP, RBP, RIP, 0, 8, w.lab, LABELS);
+	w.nh = 0;
+	w.h_lost = 0;
 	for (i = 0; off < pc_off && i < CR_SCAN_MAX_INSNS; i++) {
 		n = cr_x86_64_insn_len(code + off, len - off, &d);
 		if (n && off + n > pc_off)
 			return -CR_EINVAL;	/* pc inside an instruction: not a pc of this function */
 		if (!n || classify(&d, &in) < 0) {
 			/* No size, or an effect we cannot model: only an rbp-based CFA survives. */
-			if (!w.s.fp_ok)
+			if (!w.c.s.fp_ok)
 				return -CR_EINVAL;
 			if (frame0 && scan_epilogue(code + pc_off, len - pc_off, &epi) == 0)
-				w.s = epi;
+				w.c.s = epi;
 			break;
 		}
 		off += n;
-		labels_passed(&w, off - 1);
-		if (apply(&w, &in, off) < 0)
+		if (apply(&w, &in, off, n) < 0)
 			return -CR_EINVAL;
+		/* The next instruction: after a ret or jmp, the state of a branch to it. */
+		cr_scan_at(&w.c, off);
 		hist_note(&w, off);
 	}
 	if (off < pc_off && i == CR_SCAN_MAX_INSNS)
 		return -CR_EINVAL;
-	return cr_scan_emit(&w.s, RSP, RBP, RIP, row);
+	return cr_scan_emit(&w.c.s, RSP, RBP, RIP, row);
 }
 
 /*
