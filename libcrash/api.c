@@ -47,11 +47,11 @@ void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exac
 	w->exact = (uint8_t)exact;
 	w->find_module = live_module;
 	w->module_quick = live_module_quick;	/* -CR_ENOSYS without _dl_find_object */
-	w->si.err_addr = 0;
-	w->si.next_exact = 0;
+	w->step.err_addr = 0;
+	w->step.next_exact = 0;
 	w->mod_ok = 0;
 	w->cache = 1;
-	w->memo = NULL;
+	w->lastrows = NULL;
 	w->stack_lo = sp;
 	w->stack_hi = UINT64_MAX;
 	w->is_exec = low_exec;
@@ -61,15 +61,15 @@ void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exac
 		/*
 		 * The crash path (one owner): not the row cache, whose 128 KiB a
 		 * dying process would fault in a page per row (~2 us each on a
-		 * virtual machine), but this walk's own memo of its last rows.
+		 * virtual machine), but this walk's own last rows.
 		 */
-		static struct cr_rowmemo crash_memo;
+		static struct cr_lastrows crash_rows;
 
-		crash_memo.next = 0;
-		for (unsigned i = 0; i < CR_ROWMEMO; i++)
-			crash_memo.e[i].pc = 0;
+		crash_rows.next = 0;
+		for (unsigned i = 0; i < CR_LASTROWS; i++)
+			crash_rows.e[i].pc = 0;
 		w->cache = 0;
-		w->memo = &crash_memo;
+		w->lastrows = &crash_rows;
 		w->is_exec = maps_exec;
 		w->stack_of = maps_stack;
 		if (cr_maps_stack(maps, sp, &w->stack_lo, &w->stack_hi) < 0) {

@@ -18,11 +18,11 @@ int cr_fp_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
 		return CR_END;	/* thread entry clears the frame pointer (psABI) */
 	/* A frame record is aligned, inside the stack and above the current sp. */
 	if ((fp & 7) || fp < sp || fp < w->stack_lo || fp >= w->stack_hi) {
-		w->si.err_addr = fp;
+		w->step.err_addr = fp;
 		return -CR_EFAULT;
 	}
 	ret = cr_row_apply(a->fp_row, w->mem, a, in, out);
 	if (ret == -CR_EFAULT)
-		w->si.err_addr = fp;
+		w->step.err_addr = fp;
 	return ret;
 }

@@ -32,7 +32,7 @@ int cr_module_from_phdrs(const struct cr_mem *m, uint64_t bias, uint64_t phdr, u
 	mod->phnum = (uint16_t)phnum;
 	if (phnum > 256)
 		phnum = 256;
-	/* In place where the memory lets us (within 3 pages: cr_mem_view), else one read each. */
+	/* In place where the memory lets us (one view: cr_mem_view), else one read each. */
 	all = cr_mem_view(m, phdr, phnum * sizeof(Elf64_Phdr));
 	for (unsigned i = 0; i < phnum; i++) {
 		Elf64_Phdr ph;

@@ -192,51 +192,51 @@ static void put_regs(struct cr_out *o, const struct cr_crash *c)
 }
 
 static int find_sym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
-		    struct cr_symmemo *memo, const struct cr_sym **out)
+		    struct cr_btlines *bl, const struct cr_sym **out)
 {
-	static struct cr_symmemo none;
+	static struct cr_btlines none;
 
-	if (!memo)
-		memo = &none;	/* never read back: a scratch slot */
-	if (memo != &none && memo->mod_lo == mod->lo && pc >= memo->sym.start &&
-	    pc - memo->sym.start < memo->sym.size) {
-		*out = &memo->sym;
+	if (!bl)
+		bl = &none;	/* never read back: a scratch slot */
+	if (bl != &none && bl->mod_lo == mod->lo && pc >= bl->sym.start &&
+	    pc - bl->sym.start < bl->sym.size) {
+		*out = &bl->sym;
 		return 0;
 	}
-	memo->mod_lo = 0;
-	if (cr_sym_find_memo(m, mod, pc, memo != &none ? &memo->files : NULL, &memo->sym) < 0)
+	bl->mod_lo = 0;
+	if (cr_sym_find_in(m, mod, pc, bl != &none ? &bl->files : NULL, &bl->sym) < 0)
 		return -CR_ENOINFO;
-	memo->mod_lo = mod->lo;
-	*out = &memo->sym;
+	bl->mod_lo = mod->lo;
+	*out = &bl->sym;
 	return 0;
 }
 
 /* Is this the module's first frame?  Then it is recorded as seen. */
-static int first_of(struct cr_symmemo *memo, uint64_t lo)
+static int first_of(struct cr_btlines *bl, uint64_t lo)
 {
-	for (unsigned i = 0; i < memo->nseen; i++)
-		if (memo->seen[i] == lo)
+	for (unsigned i = 0; i < bl->nseen; i++)
+		if (bl->seen[i] == lo)
 			return 0;
-	if (memo->nseen < CR_ARRAY_SIZE(memo->seen))
-		memo->seen[memo->nseen++] = lo;
+	if (bl->nseen < CR_ARRAY_SIZE(bl->seen))
+		bl->seen[bl->nseen++] = lo;
 	return 1;
 }
 
 void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
-		     const struct cr_frame *f, struct cr_symmemo *memo)
+		     const struct cr_frame *f, struct cr_btlines *bl)
 {
 	/* Callers print the return address - 1: inside the call instruction. */
 	uint64_t pc = (f->flags & CR_FRAME_EXACT) ? f->pc : f->pc - 1;
-	struct cr_symmemo local;
+	struct cr_btlines local;
 	const struct cr_sym *sym;
 	struct cr_module mod;
 
-	if (!memo) {
+	if (!bl) {
 		local.find_module = NULL;
 		local.mod_lo = 0;
 		local.nseen = 0;
 		cr_symfiles_init(&local.files);
-		memo = &local;
+		bl = &local;
 	}
 	cr_puts(o, "      #");
 	if (idx < 10)
@@ -246,21 +246,21 @@ void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 	if (f->flags & CR_FRAME_NOEXEC) {
 		cr_putx(o, f->pc, 16);
 		cr_puts(o, "  <not in any executable mapping>");
-	} else if ((memo->find_module ? memo->find_module : cr_module_find)(m, pc, &mod) < 0) {
+	} else if ((bl->find_module ? bl->find_module : cr_module_find)(m, pc, &mod) < 0) {
 		cr_putx(o, pc, 16);
 		cr_puts(o, "  <unknown>");
 	} else {
 		cr_putx(o, pc - mod.bias, 16);
 		cr_puts(o, "  ");
 		cr_puts(o, mod.path[0] ? mod.path : "<anonymous>");
-		if (find_sym(m, &mod, pc, memo, &sym) == 0) {
+		if (find_sym(m, &mod, pc, bl, &sym) == 0) {
 			cr_puts(o, " (");
 			cr_puts(o, sym->name);
 			cr_putc(o, '+');
 			cr_putu(o, pc - sym->start);
 			cr_putc(o, ')');
 		}
-		if (first_of(memo, mod.lo) && mod.build_id_len) {
+		if (first_of(bl, mod.lo) && mod.build_id_len) {
 			cr_puts(o, " (BuildId: ");
 			for (unsigned i = 0; i < mod.build_id_len; i++)
 				cr_putx(o, mod.build_id[i], 2);
@@ -270,7 +270,7 @@ void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 	cr_puts(o, " [");
 	cr_puts(o, cr_tag_name(f->tag));
 	cr_puts(o, "]\n");
-	if (memo == &local)
+	if (bl == &local)
 		cr_symfiles_close(&local.files);
 }
 
@@ -290,14 +290,14 @@ static const char *const stop_text[] = {
 struct printer {
 	struct cr_out *o;
 	const struct cr_mem *m;
-	struct cr_symmemo memo;
+	struct cr_btlines bl;
 };
 
 static void print_sink(struct cr_trace *t, const struct cr_frame *f)
 {
 	struct printer *p = t->arg;
 
-	cr_report_frame(p->o, p->m, t->n, f, &p->memo);
+	cr_report_frame(p->o, p->m, t->n, f, &p->bl);
 }
 
 static unsigned walk(const struct cr_crash *c, const struct cr_mem *m, const struct cr_policy *p,
@@ -343,9 +343,9 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 	if (first)
 		put_origin(o, c, m, &w);
 	cr_report_head(o, p, &t);
-	pr.memo.mod_lo = 0;
-	pr.memo.nseen = 0;
-	cr_symfiles_init(&pr.memo.files);
+	pr.bl.mod_lo = 0;
+	pr.bl.nseen = 0;
+	cr_symfiles_init(&pr.bl.files);
 	if (t.f) {
 		unsigned n = t.n;
 
@@ -356,7 +356,7 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 		t.sink = print_sink;
 		walk(c, m, p, &t, &w);
 	}
-	cr_symfiles_close(&pr.memo.files);
+	cr_symfiles_close(&pr.bl.files);
 }
 
 void cr_report(struct cr_out *o, const struct cr_crash *c)

@@ -38,8 +38,8 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
  */
 void cr_report_head(struct cr_out *o, const struct cr_policy *p, const struct cr_trace *t);
 
-/* What one backtrace remembers from frame to frame. */
-struct cr_symmemo {
+/* What the frame lines of one backtrace keep from line to line. */
+struct cr_btlines {
 	/* Where the frame lines look modules up: NULL, cr_module_find (tests
 	   give made-up modules). */
 	int (*find_module)(const struct cr_mem *m, uint64_t pc, struct cr_module *out);
@@ -52,9 +52,9 @@ struct cr_symmemo {
 
 /*
  * One frame line.  The build-id goes on the first frame of each module
- * (memo->seen); memo may be NULL (then it is printed).
+ * (bl->seen); bl may be NULL (then it is printed).
  */
 void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
-		     const struct cr_frame *f, struct cr_symmemo *memo);
+		     const struct cr_frame *f, struct cr_btlines *bl);
 
 #endif

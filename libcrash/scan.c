@@ -143,13 +143,13 @@ int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 	struct cr_row row;
 	int ret;
 
-	w->si.err_addr = pc;
+	w->step.err_addr = pc;
 	if (!a->scan)
 		return -CR_ENOSYS;
 	if ((ret = cr_scan_function(w, pc, &start, &size)) < 0)
 		return ret;
 	if (is_entry(w, start)) {
-		w->si.err_addr = 0;
+		w->step.err_addr = 0;
 		return CR_END;
 	}
 	if ((ret = decode(w, start, size, in, &row)) < 0)
@@ -157,6 +157,6 @@ int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 	/* Only the innermost frame can still have its return address in a register. */
 	if (!w->exact && a->ra_in_reg && row.reg[row.ra].kind == CR_SAME)
 		return -CR_EINVAL;
-	w->si.err_addr = 0;
+	w->step.err_addr = 0;
 	return cr_row_apply(&row, w->mem, a, in, out);
 }

@@ -12,9 +12,9 @@ int cr_sig_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out
 		return -CR_ENOINFO;
 	ret = cr_sigframe(w->mem, in, out);
 	if (ret == 0)
-		w->si.next_exact = 1;
+		w->step.next_exact = 1;
 	else if (ret == -CR_EFAULT)
-		w->si.err_addr = in->pc;
+		w->step.err_addr = in->pc;
 	return ret;
 }
 

@@ -26,7 +26,7 @@ int cr_ra_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
 		ra = in->r[a->ra];
 	} else {
 		if (cr_read64(w->mem, in->r[a->sp], &ra) < 0) {
-			w->si.err_addr = in->r[a->sp];
+			w->step.err_addr = in->r[a->sp];
 			return -CR_EFAULT;
 		}
 		cr_reg_set(&tmp, a->sp, in->r[a->sp] + 8);
@@ -105,12 +105,12 @@ __attribute__((noinline)) static int jit(struct cr_walk *w, const struct cr_regs
 	const struct cr_arch *a = w->arch;
 	const struct cr_module *mod;
 	struct cr_regs ra_caller, fp_caller, r[2];
-	struct cr_stepinfo si = w->si;
+	struct cr_stepinfo saved = w->step;
 	int ok = 0;
 
 	if (cr_walk_module(w, in->pc, &mod) == 0 || cr_ra_step(w, in, &ra_caller) < 0 ||
 	    !cr_scan_confirm(w, &ra_caller)) {
-		w->si = si;
+		w->step = saved;
 		return -CR_ENOINFO;
 	}
 	if (cr_fp_step(w, in, &fp_caller) < 0 || !cr_reg_valid(&fp_caller, a->sp)) {
@@ -128,7 +128,7 @@ __attribute__((noinline)) static int jit(struct cr_walk *w, const struct cr_regs
 		}
 		w->exact = 1;
 	}
-	w->si = si;
+	w->step = saved;
 	if (!ok)
 		return -CR_ENOINFO;
 	*out = ra_caller;
@@ -181,9 +181,10 @@ __attribute__((noinline)) static int leaf(struct cr_walk *w, const struct cr_reg
 	struct cr_row row;
 	uint64_t start, size;
 
-	if (!a->scan || !cr_reg_valid(in, a->ra) || cr_scan_function(w, in->pc, &start, &size) < 0 ||
-	    leaf_decode(w, start, in->pc, &row) < 0 ||
-	    row.ra != a->ra || row.reg[a->ra].kind != CR_SAME)
+	if (!a->scan || !cr_reg_valid(in, a->ra) ||
+	    cr_scan_function(w, in->pc, &start, &size) < 0 ||
+	    leaf_decode(w, start, in->pc, &row) < 0 || row.ra != a->ra ||
+	    row.reg[a->ra].kind != CR_SAME)
 		return -CR_ENOINFO;
 	return cr_row_apply(&row, w->mem, a, in, out) == 0 ? 0 : -CR_ENOINFO;
 }

@@ -157,8 +157,8 @@ static void copy_name(const struct cr_mem *m, uint64_t addr, char *dst, size_t c
  * at most 32 pages at a time (libc's .dynsym: one); else copied in chunks.
  */
 #define SYM_VIEW (31 * 4096 / sizeof(Elf64_Sym))	/* spans at most 32 pages */
-static void dynsym_scan(const struct cr_mem *m, uint64_t symtab, uint64_t count, uint64_t bias,
-			uint64_t pc, struct best *b)
+static void dynsym_search(const struct cr_mem *m, uint64_t symtab, uint64_t count,
+			  uint64_t bias, uint64_t pc, struct best *b)
 {
 	struct symbuf sb = { .s = NULL };
 
@@ -243,7 +243,7 @@ int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t 
 	}
 	if (count > MAX_SYMS)
 		count = MAX_SYMS;
-	dynsym_scan(m, symtab, count, mod->bias, pc, &b);
+	dynsym_search(m, symtab, count, mod->bias, pc, &b);
 	if (!b.found)
 		return -CR_ENOINFO;
 	out->start = b.start;
@@ -303,7 +303,7 @@ static int same_file(int fd, const Elf64_Ehdr *eh, const struct cr_module *mod)
 	return 0;
 }
 
-static int symtab_scan(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc, struct best *b)
+static int symtab_search(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc, struct best *b)
 {
 	uint64_t count = sh->sh_size / sizeof(Elf64_Sym);
 
@@ -403,7 +403,7 @@ static __attribute__((noinline)) int symtab_lookup(const struct cr_symfile *sf,
 		uint64_t count = sf->sym_size / sizeof(Elf64_Sym);
 
 		consider_all(&b, v, count < MAX_SYMS ? count : MAX_SYMS, mod->bias, pc);
-	} else if (symtab_scan(sf->fd, &sh, mod->bias, pc, &b) < 0) {
+	} else if (symtab_search(sf->fd, &sh, mod->bias, pc, &b) < 0) {
 		return -CR_ENOINFO;
 	}
 	if (!b.found || b.name >= sf->str_size)
@@ -512,7 +512,7 @@ void cr_symfile_close(struct cr_symfile *sf)
 	sf->owner = owner;
 }
 
-int cr_sym_symtab_memo(const struct cr_module *mod, uint64_t pc, struct cr_symfile *sf,
+int cr_sym_symtab_in(const struct cr_module *mod, uint64_t pc, struct cr_symfile *sf,
 		       struct cr_sym *out)
 {
 	char dbg[128];
@@ -547,7 +547,7 @@ int cr_sym_symtab(const struct cr_module *mod, uint64_t pc, struct cr_sym *out)
 	int ret;
 
 	cr_symfile_init(&sf);
-	ret = cr_sym_symtab_memo(mod, pc, &sf, out);
+	ret = cr_sym_symtab_in(mod, pc, &sf, out);
 	cr_symfile_close(&sf);
 	return ret;
 }
@@ -555,7 +555,7 @@ int cr_sym_symtab(const struct cr_module *mod, uint64_t pc, struct cr_sym *out)
 int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		struct cr_sym *out)
 {
-	return cr_sym_find_memo(m, mod, pc, NULL, out);
+	return cr_sym_find_in(m, mod, pc, NULL, out);
 }
 
 void cr_symfiles_init(struct cr_symfiles *s)
@@ -594,7 +594,7 @@ static struct cr_symfile *symfile_slot(struct cr_symfiles *s, const struct cr_mo
 	return sf;
 }
 
-int cr_sym_find_memo(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
+int cr_sym_find_in(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		     struct cr_symfiles *s, struct cr_sym *out)
 {
 	struct cr_sym sym;
@@ -605,7 +605,7 @@ int cr_sym_find_memo(const struct cr_mem *m, const struct cr_module *mod, uint64
 		*out = sym;
 		return 0;
 	}
-	if ((s ? cr_sym_symtab_memo(mod, pc, symfile_slot(s, mod), out)
+	if ((s ? cr_sym_symtab_in(mod, pc, symfile_slot(s, mod), out)
 	       : cr_sym_symtab(mod, pc, out)) == 0)
 		return 0;
 	if (dyn == 0) {

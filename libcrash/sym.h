@@ -59,14 +59,14 @@ void cr_symfiles_init(struct cr_symfiles *s);
 void cr_symfiles_close(struct cr_symfiles *s);
 
 /* cr_sym_find with the .symtab files kept in s (NULL: opened for this lookup). */
-int cr_sym_find_memo(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
+int cr_sym_find_in(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		     struct cr_symfiles *s, struct cr_sym *out);
 
 /* The parts, for tests. */
 int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		  struct cr_sym *out);
 int cr_sym_symtab(const struct cr_module *mod, uint64_t pc, struct cr_sym *out);
-int cr_sym_symtab_memo(const struct cr_module *mod, uint64_t pc, struct cr_symfile *sf,
+int cr_sym_symtab_in(const struct cr_module *mod, uint64_t pc, struct cr_symfile *sf,
 		       struct cr_sym *out);
 
 #endif

@@ -85,8 +85,8 @@ static int try_steps(struct cr_walk *w, const struct cr_policy *p, const struct 
 	*fault = 0;
 	/* Once for all steps: a step that fails sets no next_exact, and one
 	   that fails with -CR_EFAULT always sets err_addr. */
-	w->si.err_addr = 0;
-	w->si.next_exact = 0;
+	w->step.err_addr = 0;
+	w->step.next_exact = 0;
 	for (unsigned i = 0; i < p->n; i++) {
 		if (p->step[i].exact && !w->exact)
 			continue;
@@ -97,7 +97,7 @@ static int try_steps(struct cr_walk *w, const struct cr_policy *p, const struct 
 			return CR_TAG_N;	/* outermost frame */
 		if (ret == -CR_EFAULT && best != -CR_EFAULT) {
 			best = ret;
-			*fault = w->si.err_addr;
+			*fault = w->step.err_addr;
 		} else if (ret == -CR_ENOSTART && best == -CR_ENOINFO) {
 			best = ret;
 		}
@@ -120,7 +120,7 @@ static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct 
 	if (next->pc == pc && nsp == sp)
 		return CR_STOP_LOOP;
 	*addr = nsp;
-	if (tag == CR_TAG_SIG || (tag == CR_TAG_CFI && w->si.next_exact)) {
+	if (tag == CR_TAG_SIG || (tag == CR_TAG_CFI && w->step.next_exact)) {
 		/* A signal frame may switch stacks (sigaltstack): new bounds. */
 		if (!w->stack_of || w->stack_of(w, nsp, &w->stack_lo, &w->stack_hi) < 0) {
 			w->stack_lo = 0;
@@ -162,7 +162,7 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const struct 
 		if (w->depth == 0 && (flags & CR_FRAME_NOEXEC)) {
 			/* No table, no frame: the return address alone, or nothing. */
 			eng = cr_ra_step(w, cur, next) == 0 ? CR_TAG_RA : -CR_EFAULT;
-			addr = w->si.err_addr;
+			addr = w->step.err_addr;
 		} else if (p->cfi_first && cr_cfi_step_cached(w, cur) == 0) {
 			/* The warm path: a cached row applied in place, no copy (auto's
 			   jit step first would change nothing: a cached row is of a
@@ -192,7 +192,7 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const struct 
 			break;
 		}
 		flags = 0;
-		if (eng == CR_TAG_SIG || w->si.next_exact) {
+		if (eng == CR_TAG_SIG || w->step.next_exact) {
 			flags |= CR_FRAME_EXACT;
 			cr_sig_note(w, pc, sp, next, t->n);
 		}

@@ -49,7 +49,7 @@ struct cr_walk {
 					   address, pc without info */
 		uint8_t next_exact;	/* the caller's pc is exact: it was interrupted
 					   by a signal (CIE 'S', kernel sigframe) */
-	} si;
+	} step;
 	/* Bounds of the stack that holds sp (crash path: from /proc/self/maps). */
 	int (*stack_of)(const struct cr_walk *w, uint64_t sp, uint64_t *lo, uint64_t *hi);
 	/* The module of the last lookup: consecutive frames mostly share one. */
@@ -57,7 +57,7 @@ struct cr_walk {
 	uint8_t mod_ok;
 	/* Walks without the row cache (cache 0): the last rows decoded, so that
 	   recursion decodes its frame once.  NULL: none. */
-	struct cr_rowmemo *memo;
+	struct cr_lastrows *lastrows;
 	/* The first kernel signal frame the walk crossed (engine sig): the
 	   address of its siginfo_t and the number of the frame it interrupted;
 	   sig_info 0: none.  Set by cr_unwind, read by the report. */
@@ -65,13 +65,13 @@ struct cr_walk {
 	unsigned sig_frame;
 };
 
-#define CR_ROWMEMO 8
-struct cr_rowmemo {
+#define CR_LASTROWS 8
+struct cr_lastrows {
 	unsigned next;			/* the slot the next row goes to */
 	struct {
 		uint64_t pc, key;	/* pc 0: empty */
 		struct cr_crow row;
-	} e[CR_ROWMEMO];
+	} e[CR_LASTROWS];
 };
 
 /*
@@ -85,7 +85,7 @@ int cr_walk_module(struct cr_walk *w, uint64_t pc, const struct cr_module **out)
  * 0: *out is the caller.  CR_END: N is the outermost frame.  -CR_E*: this engine
  * cannot step here; *out untouched, the loop tries the next engine.
  * Reads memory only through w->mem; bounded work; writes nothing but *out and
- * w->si.
+ * w->step.
  */
 typedef int cr_step_fn(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out);
 

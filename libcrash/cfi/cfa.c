@@ -555,7 +555,7 @@ static int cie_init(const struct cr_mem *m, struct state *st, const struct cr_fd
 	unsigned k;
 	int ret;
 
-	if (cie->memo && cr_cie_memo_get(cie->addr, cie->memo, NULL, &ci) == 0 &&
+	if (cie->modkey && cr_cie_memo_get(cie->addr, cie->modkey, NULL, &ci) == 0 &&
 	    ci.n <= CR_CIE_INIT_MAX) {
 		for (k = 0; k < ci.n && ci.col[k] < CR_NREGS; k++)
 			;
@@ -591,8 +591,8 @@ static int cie_init(const struct cr_mem *m, struct state *st, const struct cr_fd
 	ci.n = (uint8_t)k;
 	/* Kept if the rules fit and nothing of the CIE's program carries over
 	   but its rules (a remembered state would). */
-	if (cie->memo && k <= CR_CIE_INIT_MAX && st->depth == 0)
-		cr_cie_memo_put(cie->addr, cie->memo, cie, &ci);
+	if (cie->modkey && k <= CR_CIE_INIT_MAX && st->depth == 0)
+		cr_cie_memo_put(cie->addr, cie->modkey, cie, &ci);
 	return 0;
 }
 

@@ -19,13 +19,14 @@ struct cr_ehsrc {
 	uint64_t eh_frame;	/* .eh_frame start, 0: take it from eh_hdr's eh_frame_ptr */
 	uint64_t eh_frame_end;	/* bound for the linear scan (module end if unknown) */
 	struct cr_bases bases;	/* text/data bases for textrel/datarel (0: unknown) */
-	uint64_t memo;		/* the module's key for the CIE memo (cache.h); 0: no memo
-				   (memory other than the live process's) */
+	uint64_t modkey;	/* the module's key (cr_module_key) for the CIE memo
+				   (cache.h); 0: no memo (memory other than the live
+				   process's) */
 };
 
 struct cr_cie {
 	uint64_t addr;		/* where the CIE starts */
-	uint64_t memo;		/* cr_ehsrc.memo of its source */
+	uint64_t modkey;	/* cr_ehsrc.modkey of its source */
 	uint64_t code_align;
 	int64_t data_align;
 	uint16_t ra;		/* return-address column */
@@ -109,7 +110,7 @@ int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi);
  */
 static inline void cr_cfi_src(const struct cr_module *mod, int memo, struct cr_ehsrc *src)
 {
-	src->memo = memo && cr_cache_enabled ? cr_module_key(mod) : 0;
+	src->modkey = memo && cr_cache_enabled ? cr_module_key(mod) : 0;
 	src->eh_hdr = mod->eh_hdr;
 	src->eh_hdr_len = mod->eh_hdr_len;
 	src->eh_frame = 0;

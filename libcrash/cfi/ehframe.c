@@ -178,7 +178,7 @@ static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 	cie.insns_end = end;
 	cie.bases = src->bases;
 	cie.addr = addr;
-	cie.memo = src->memo;
+	cie.modkey = src->modkey;
 	*out = cie;
 	return 0;
 }
@@ -191,7 +191,7 @@ static int fde_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const str
 	if (id > id_addr || id_addr - id >= fde)
 		return -CR_EINVAL;
 	/* Live memory: a CIE parsed before (cr_cfa_run keeps it, cache.h). */
-	if (src->memo && cr_cie_memo_get(id_addr - id, src->memo, cie, NULL) == 0 &&
+	if (src->modkey && cr_cie_memo_get(id_addr - id, src->modkey, cie, NULL) == 0 &&
 	    cie->addr >= sp->lo && cie->addr < sp->hi)
 		return 0;
 	return parse_cie(m, src, sp, id_addr - id, cie);
@@ -291,8 +291,8 @@ int cr_eh_parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t
  * for a corrupt or huge section, well above the ~1e5 FDEs of the largest
  * libraries.
  */
-static int scan(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
-		uint64_t pc, struct cr_fde *fde)
+static int linear(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
+		  uint64_t pc, struct cr_fde *fde)
 {
 	uint64_t start, end, id_addr, id, lo, range, cie_at = 0;
 	struct cr_cursor c;
@@ -486,5 +486,5 @@ int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
 	}
 	if (!sp.lo)
 		return -CR_ENOINFO;	/* no .eh_frame to scan */
-	return scan(m, src, &sp, pc, fde);	/* (writes *fde on success only) */
+	return linear(m, src, &sp, pc, fde);	/* (writes *fde on success only) */
 }

@@ -26,18 +26,18 @@ int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi)
 	return 0;
 }
 
-/* The walk's own memo (unwind.h), for walks without the row cache. */
-static const struct cr_crow *memo_get(const struct cr_rowmemo *m, uint64_t pc, uint64_t key)
+/* The walk's last rows (unwind.h), for walks without the row cache. */
+static const struct cr_crow *last_get(const struct cr_lastrows *m, uint64_t pc, uint64_t key)
 {
-	for (unsigned i = 0; i < CR_ROWMEMO; i++)
+	for (unsigned i = 0; i < CR_LASTROWS; i++)
 		if (m->e[i].pc == pc && m->e[i].key == key && pc)
 			return &m->e[i].row;
 	return NULL;
 }
 
-static void memo_put(struct cr_rowmemo *m, uint64_t pc, uint64_t key, const struct cr_crow *c)
+static void last_put(struct cr_lastrows *m, uint64_t pc, uint64_t key, const struct cr_crow *c)
 {
-	unsigned i = m->next++ % CR_ROWMEMO;
+	unsigned i = m->next++ % CR_LASTROWS;
 
 	m->e[i].pc = pc;
 	m->e[i].key = key;
@@ -64,8 +64,8 @@ static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, u
 		return ret;
 	if (w->cache && cr_row_compact(row, w->arch, &crow) == 0)
 		cr_cache_put(pc, key, &crow);
-	else if (!w->cache && w->memo && cr_row_compact(row, w->arch, &crow) == 0)
-		memo_put(w->memo, pc, key, &crow);
+	else if (!w->cache && w->lastrows && cr_row_compact(row, w->arch, &crow) == 0)
+		last_put(w->lastrows, pc, key, &crow);
 	return 0;
 }
 
@@ -81,13 +81,13 @@ static inline __attribute__((always_inline)) int apply(struct cr_walk *w,
 {
 	int ret;
 
-	w->si.err_addr = 0;
+	w->step.err_addr = 0;
 	if (c)
 		ret = cr_crow_apply(c, w->mem, w->arch, in, out);
 	else
 		ret = cr_row_apply(row, w->mem, w->arch, in, out);
 	if (ret == 0 && (c ? c->signal : row->signal))
-		w->si.next_exact = 1;
+		w->step.next_exact = 1;
 	return ret;
 }
 
@@ -103,13 +103,13 @@ int cr_cfi_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out
 	uint64_t key;
 	int ret;
 
-	w->si.err_addr = pc;
+	w->step.err_addr = pc;
 	if (cr_walk_module(w, pc, &mod) < 0 || !mod->eh_hdr)
 		return -CR_ENOINFO;
 	key = cr_module_key(mod);
 	if (w->cache && cr_cache_get(pc, key, &crow) == 0)
 		return apply(w, &crow, NULL, in, out);
-	if (!w->cache && w->memo && (mc = memo_get(w->memo, pc, key)) != NULL)
+	if (!w->cache && w->lastrows && (mc = last_get(w->lastrows, pc, key)) != NULL)
 		return apply(w, mc, NULL, in, out);
 	if ((ret = decode(w, mod, pc, key, &row)) < 0)
 		return ret;

@@ -683,7 +683,7 @@ static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
 				struct cr_row rm;
 
 				memset(&rm, 0x5a, sizeof(rm));
-				fm.cie.memo = es.eh_hdr | 1;
+				fm.cie.modkey = es.eh_hdr | 1;
 				o->memo_runs++;
 				if (cr_cfa_run(&cr_mem_self, o->arch, &fm, pcs[k], &rm) != 0 ||
 				    memcmp(&rm, &r, sizeof(r)) != 0)

@@ -32,14 +32,14 @@ static void setup(void)
 /* The lines of frames f[0..n) as one backtrace prints them. */
 static const char *lines(const struct cr_frame *f, unsigned n)
 {
-	struct cr_symmemo memo = { .find_module = find };
+	struct cr_btlines bl = { .find_module = find };
 	struct cr_out o;
 
 	cr_out_mem(&o, text, sizeof(text));
-	cr_symfiles_init(&memo.files);
+	cr_symfiles_init(&bl.files);
 	for (unsigned i = 0; i < n; i++)
-		cr_report_frame(&o, &fp_mem, i, &f[i], &memo);
-	cr_symfiles_close(&memo.files);
+		cr_report_frame(&o, &fp_mem, i, &f[i], &bl);
+	cr_symfiles_close(&bl.files);
 	cr_out_drain(&o);
 	return text;
 }
@@ -82,7 +82,7 @@ static void t_frames(void)
 	tap_ok(strstr(text, "      #11 pc 000000000000120b  <anonymous> (g+11) [fp]\n") != NULL,
 	       "frame #11, a module without a path or build-id");
 
-	/* Without what the backtrace remembers: the process's own modules. */
+	/* Without the backtrace's state: the process's own modules. */
 	struct cr_out o;
 
 	setup();
@@ -90,7 +90,7 @@ static void t_frames(void)
 	cr_report_frame(&o, &fp_mem, 0, &f[0], NULL);
 	cr_out_drain(&o);
 	tap_is_str(text, "      #00 pc 0000000000401104  <unknown> [ctx]\n",
-		   "no memo: the process's own module lookup (nothing at a made-up pc)");
+		   "no state: the process's own module lookup (nothing at a made-up pc)");
 }
 
 static const char *head(const char *engine, unsigned n, unsigned stop, uint64_t addr,

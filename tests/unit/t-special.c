@@ -47,9 +47,9 @@ static void t_ra(void)
 	       "... sp past it, the other registers kept");
 
 	fp_regs(&r, x86, 0, 0x1000);
-	w.si.err_addr = 0;
+	w.step.err_addr = 0;
 	tap_is_i64(step(cr_ra_step, &w, &r), -CR_EFAULT, "ra x86_64: [sp] unreadable");
-	tap_ok(w.si.err_addr == 0x1000 && untouched(), "... its address kept, *out untouched");
+	tap_ok(w.step.err_addr == 0x1000 && untouched(), "... its address kept, *out untouched");
 	r.valid = 0;
 	tap_is_i64(step(cr_ra_step, &w, &r), -CR_EINVAL, "ra x86_64: no sp");
 
@@ -156,9 +156,9 @@ static void t_jit(void)
 	jit_setup(&r, 1);
 	fp_walk(&w, x86, 1);
 	r.valid &= ~CR_BIT(6);
-	w.si.err_addr = 0x77;
+	w.step.err_addr = 0x77;
 	tap_is_i64(step(cr_jit_step, &w, &r), 0, "jit: no frame record: the return address at [sp]");
-	tap_ok(out.pc == RA_A && out.r[7] == fp_at(21) && w.si.err_addr == 0x77 && w.exact,
+	tap_ok(out.pc == RA_A && out.r[7] == fp_at(21) && w.step.err_addr == 0x77 && w.exact,
 	       "... its caller, sp past it; the walk's state as it was");
 
 	cr_reg_set(&r, 6, FP0);

@@ -20,8 +20,8 @@ static int step(cr_step_fn *fn, struct cr_walk *w, const struct cr_regs *in)
 {
 	memset(&poison, 0x5a, sizeof(poison));
 	out = poison;
-	w->si.err_addr = 0x77;
-	w->si.next_exact = 0;
+	w->step.err_addr = 0x77;
+	w->step.next_exact = 0;
 	return fn(w, in, &out);
 }
 
@@ -52,19 +52,19 @@ static void t_fp(void)
 	cr_reg_set(&r, 6, 0);
 	tap_ok(step(cr_fp_step, &w, &r) == CR_END && untouched(), "fp: fp 0 is the outermost frame");
 	cr_reg_set(&r, 6, fp_at(10) + 4);
-	tap_ok(step(cr_fp_step, &w, &r) == -CR_EFAULT && w.si.err_addr == fp_at(10) + 4 &&
+	tap_ok(step(cr_fp_step, &w, &r) == -CR_EFAULT && w.step.err_addr == fp_at(10) + 4 &&
 		       untouched(),
 	       "fp: a misaligned fp, and its address");
 	cr_reg_set(&r, 6, fp_at(4));
-	tap_ok(step(cr_fp_step, &w, &r) == -CR_EFAULT && w.si.err_addr == fp_at(4) && untouched(),
+	tap_ok(step(cr_fp_step, &w, &r) == -CR_EFAULT && w.step.err_addr == fp_at(4) && untouched(),
 	       "fp: fp below sp");
 	cr_reg_set(&r, 6, FP_STACK + 8 * FP_NSTACK);
-	tap_ok(step(cr_fp_step, &w, &r) == -CR_EFAULT && w.si.err_addr == FP_STACK + 8 * FP_NSTACK &&
+	tap_ok(step(cr_fp_step, &w, &r) == -CR_EFAULT && w.step.err_addr == FP_STACK + 8 * FP_NSTACK &&
 		       untouched(),
 	       "fp: fp past the stack");
 	w.stack_hi = FP_STACK + 0x100000;	/* a stack larger than the memory that is readable */
 	cr_reg_set(&r, 6, FP_STACK + 0x10000);
-	tap_ok(step(cr_fp_step, &w, &r) == -CR_EFAULT && w.si.err_addr == FP_STACK + 0x10000 &&
+	tap_ok(step(cr_fp_step, &w, &r) == -CR_EFAULT && w.step.err_addr == FP_STACK + 0x10000 &&
 		       untouched(),
 	       "fp: the record unreadable, and its address");
 	w.stack_hi = FP_STACK + sizeof(fp_stack);
@@ -112,7 +112,7 @@ static void cfi_setup(int signal, int outermost)
 
 static void t_cfi(void)
 {
-	struct cr_rowmemo memo;
+	struct cr_lastrows rows;
 	struct cr_walk w;
 	struct cr_regs r;
 
@@ -120,7 +120,7 @@ static void t_cfi(void)
 	fp_walk(&w, x86, 1);
 	fp_regs(&r, x86, F, fp_at(11));
 	tap_is_i64(step(cr_cfi_step, &w, &r), 0, "cfi: the entry row (exact pc)");
-	tap_ok(out.pc == 0x401777 && out.r[7] == fp_at(12) && !w.si.next_exact,
+	tap_ok(out.pc == 0x401777 && out.r[7] == fp_at(12) && !w.step.next_exact,
 	       "... CFA = rsp + 8, the caller's pc from CFA - 8");
 	fp_regs(&r, x86, F + 1, fp_at(10));
 	tap_is_i64(step(cr_cfi_step, &w, &r), 0, "cfi: after push %rbp (exact pc)");
@@ -138,10 +138,10 @@ static void t_cfi(void)
 	       "... CFA = rbp + 16");
 
 	fp_regs(&r, x86, F + 0x81, fp_at(2));
-	tap_ok(step(cr_cfi_step, &w, &r) == -CR_ENOINFO && w.si.err_addr == F + 0x80 && untouched(),
+	tap_ok(step(cr_cfi_step, &w, &r) == -CR_ENOINFO && w.step.err_addr == F + 0x80 && untouched(),
 	       "cfi: no FDE covers the pc: its lookup pc kept");
 	fp_have_mod = 0;
-	tap_ok(step(cr_cfi_step, &w, &r) == -CR_ENOINFO && w.si.err_addr == F + 0x80 && untouched(),
+	tap_ok(step(cr_cfi_step, &w, &r) == -CR_ENOINFO && w.step.err_addr == F + 0x80 && untouched(),
 	       "cfi: in no module");
 	fp_have_mod = 1;
 	fp_mod.eh_hdr = 0;
@@ -155,7 +155,7 @@ static void t_cfi(void)
 	cfi_setup(1, 0);
 	fp_walk(&w, x86, 0);
 	fp_regs(&r, x86, F + 1, fp_at(11));
-	tap_ok(step(cr_cfi_step, &w, &r) == 0 && w.si.next_exact,
+	tap_ok(step(cr_cfi_step, &w, &r) == 0 && w.step.next_exact,
 	       "cfi: a signal frame's CIE ('S'): the caller's pc is exact");
 	cfi_setup(0, 1);
 	fp_walk(&w, x86, 1);
@@ -163,14 +163,15 @@ static void t_cfi(void)
 	tap_ok(step(cr_cfi_step, &w, &r) == CR_END && untouched(),
 	       "cfi: an undefined return address: the outermost frame");
 
-	/* Walks without the row cache keep their last rows (w->memo). */
+	/* Walks without the row cache keep their last rows (w->lastrows). */
 	cfi_setup(0, 0);
 	fp_walk(&w, x86, 1);
-	memset(&memo, 0, sizeof(memo));
-	w.memo = &memo;
+	memset(&rows, 0, sizeof(rows));
+	w.lastrows = &rows;
 	fp_regs(&r, x86, F + 1, fp_at(10));
-	tap_ok(step(cr_cfi_step, &w, &r) == 0 && memo.e[0].pc == F + 1, "cfi: the row goes to the walk's memo");
-	memset(fp_img + FP_EHFRAME, 0xff, 0x100);	/* the tables gone: only the memo knows */
+	tap_ok(step(cr_cfi_step, &w, &r) == 0 && rows.e[0].pc == F + 1,
+	       "cfi: the row goes to the walk's last rows");
+	memset(fp_img + FP_EHFRAME, 0xff, 0x100);	/* the tables gone: only the last rows know */
 	w.mod_ok = 0;
 	tap_ok(step(cr_cfi_step, &w, &r) == 0 && out.r[6] == fp_at(30) && out.r[7] == fp_at(12),
 	       "... and serves it again");
@@ -215,7 +216,7 @@ static void t_scan(void)
 	cr_reg_set(&r, 6, fp_at(10));
 	tap_is_i64(step(cr_scan_step, &w, &r), 0, "scan: after push %rbp; mov %rsp,%rbp");
 	tap_ok(out.pc == 0x401777 && out.r[7] == fp_at(12) && out.r[6] == fp_at(30) &&
-		       w.si.err_addr == 0,
+		       w.step.err_addr == 0,
 	       "... CFA = rbp + 16");
 	fp_regs(&r, x86, F + 1, fp_at(10));
 	tap_is_i64(step(cr_scan_step, &w, &r), 0, "scan: after push %rbp");
@@ -230,11 +231,11 @@ static void t_scan(void)
 	fp_entry(F);
 	fp_walk(&w, x86, 1);
 	fp_regs(&r, x86, F + 4, fp_at(2));
-	tap_ok(step(cr_scan_step, &w, &r) == CR_END && w.si.err_addr == 0 && untouched(),
+	tap_ok(step(cr_scan_step, &w, &r) == CR_END && w.step.err_addr == 0 && untouched(),
 	       "scan: the module's entry point is the outermost frame");
 	fp_entry(FP_BASE);
 	r.pc = F + 0x100;
-	tap_ok(step(cr_scan_step, &w, &r) == -CR_ENOSTART && w.si.err_addr == F + 0x100 &&
+	tap_ok(step(cr_scan_step, &w, &r) == -CR_ENOSTART && w.step.err_addr == F + 0x100 &&
 		       untouched(),
 	       "scan: no symbol, no FDE: no function start, the pc kept");
 	w.arch = &noscan;

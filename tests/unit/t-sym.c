@@ -232,8 +232,8 @@ int main(void)
 	tap_ok(held.arena != NULL && other.arena == NULL, "one set at a time holds the arena");
 	pc = (uintptr_t)&static_fn + 2;
 	cr_module_find(&cr_mem_self, pc, &mod);
-	tap_ok(cr_sym_find_memo(&cr_mem_self, &mod, pc, &held, &s1) == 0 &&
-		       cr_sym_find_memo(&cr_mem_self, &mod, pc, &other, &s2) == 0,
+	tap_ok(cr_sym_find_in(&cr_mem_self, &mod, pc, &held, &s1) == 0 &&
+		       cr_sym_find_in(&cr_mem_self, &mod, pc, &other, &s2) == 0,
 	       "static function through both sets");
 	tap_ok(strcmp(s1.name, "static_fn") == 0 && strcmp(s2.name, "static_fn") == 0 &&
 		       s1.start == s2.start && s1.size == s2.size,
@@ -248,8 +248,8 @@ int main(void)
 	pc = (uintptr_t)&strlen + 1;
 	cr_module_find(&cr_mem_self, pc, &mod);
 	if (mod.build_id_len && access(dbg, R_OK) == 0 && strstr(mod.path, "/libc.so"))
-		tap_ok(cr_sym_find_memo(&cr_mem_self, &mod, pc, &held, &s1) == 0 &&
-			       cr_sym_find_memo(&cr_mem_self, &mod, pc, &other, &s2) == 0 &&
+		tap_ok(cr_sym_find_in(&cr_mem_self, &mod, pc, &held, &s1) == 0 &&
+			       cr_sym_find_in(&cr_mem_self, &mod, pc, &other, &s2) == 0 &&
 			       strcmp(s1.name, s2.name) == 0 && s1.start == s2.start &&
 			       strncmp(s1.name, "__strlen", 8) == 0,
 		       "libc's debug file: arena and pread agree");

@@ -284,7 +284,7 @@ static int callee_saved(unsigned dw)
  * The walk: the shared scanner (arch/scan.h: the current state, the body's
  * state before the last epilogue, the states at pending forward branch
  * targets) and the history of rsp for checking backward branches.  About
- * 3.5 KiB of stack.
+ * 3.8 KiB of stack.
  */
 #define LABELS 16
 #define SPHIST 64
