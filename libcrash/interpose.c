@@ -4,13 +4,13 @@
  * glibc, the way OpenJDK's libjsig does (docs/design.md).  In libcrash.so
  * only, not in the unit tests' libcrash-core.
  *
- * - sigaction, signal, bsd_signal, sysv_signal, sigset, sigignore: for a
+ * - sigaction, signal, bsd_signal, sysv_signal (and __sysv_signal, strict
+ *   ISO C's signal), sigset, sigignore: for a
  *   signal libcrash handles the application reads and writes its own
  *   disposition (disp.h) and the kernel keeps libcrash's handler, which
  *   calls the application's first; every other signal goes to glibc.
  *   Not covered: handlers installed with a raw rt_sigaction system call (Go,
- *   some runtimes), or through glibc's __sigaction, ssignal or
- *   __sysv_signal.  Such a handler replaces libcrash's in the kernel; a
+ *   some runtimes), or through glibc's __sigaction or ssignal.  Such a handler replaces libcrash's in the kernel; a
  *   later crash_install() adopts it (calls it first), and one that calls
  *   the handler it found (libcrash's) gets a report and control back
  *   (handler.c).
@@ -35,7 +35,6 @@
 extern int cr_glibc_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	__asm__("__sigaction");
 extern __sighandler_t cr_glibc_signal(int sig, __sighandler_t h) __asm__("ssignal");
-extern __sighandler_t cr_glibc_sysv_signal(int sig, __sighandler_t h) __asm__("__sysv_signal");
 
 EXPORT int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
@@ -89,12 +88,34 @@ EXPORT __sighandler_t bsd_signal(int sig, __sighandler_t h)
 	return signal(sig, h);
 }
 
-/* System V: reset to SIG_DFL on delivery, not blocked in its handler. */
+/*
+ * System V: reset to SIG_DFL on delivery, not blocked in its handler (glibc
+ * also sets the obsolete SA_INTERRUPT, 0x20000000, which the kernel drops).
+ * Also under glibc's own name, __sysv_signal: what signal() is in a program
+ * built for strict ISO C (-std=c99: <signal.h> redirects it there).  Every
+ * signal, as glibc does it, since libcrash takes both of glibc's names.
+ */
+#define SA_INTERRUPT_ 0x20000000
+EXPORT __sighandler_t __sysv_signal(int sig, __sighandler_t h);
+EXPORT __sighandler_t __sysv_signal(int sig, __sighandler_t h)
+{
+	struct sigaction sa, old;
+
+	if (h == SIG_ERR)
+		return cr_glibc_signal(sig, h);	/* glibc's EINVAL */
+	if (cr_disp_handled(sig))
+		return set_simple(sig, h, SA_RESETHAND | SA_NODEFER | SA_INTERRUPT_, 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = h;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER | SA_INTERRUPT_;
+	if (cr_glibc_sigaction(sig, &sa, &old) < 0)
+		return SIG_ERR;
+	return old.sa_handler;
+}
+
 EXPORT __sighandler_t sysv_signal(int sig, __sighandler_t h)
 {
-	if (!cr_disp_handled(sig) || h == SIG_ERR)
-		return cr_glibc_sysv_signal(sig, h);
-	return set_simple(sig, h, SA_RESETHAND | SA_NODEFER, 0);
+	return __sysv_signal(sig, h);
 }
 
 /* glibc's sigignore(): SIG_IGN, empty mask, no flags; every signal. */

@@ -16,7 +16,7 @@ check "no malloc/stdio/dladdr/dl_iterate_phdr imported" sh -c "! echo '$undef' |
 
 exports=$($NM -D --defined-only "$so" | awk '$2 ~ /[TWDBR]/ {print $3}' | sed 's/@.*//' | sort -u)
 # crash_*, and what libcrash.so takes over from glibc (libcrash/interpose.c).
-INTERPOSED="bsd_signal pthread_create sigaction sigignore signal sigset sysv_signal"
+INTERPOSED="__sysv_signal bsd_signal pthread_create sigaction sigignore signal sigset sysv_signal"
 others=$(echo "$exports" | grep -v '^crash_' | grep -vxE '_init|_fini|_edata|_end|__bss_start' || true)
 is "$(echo $others)" "$INTERPOSED" "exports are crash_* and the interposed $INTERPOSED"
 for f in crash_install crash_uninstall crash_thread_init crash_backtrace crash_backtrace_with crash_report_fd; do
