@@ -85,7 +85,7 @@ int cr_walk_module(struct cr_walk *w, uint64_t pc, const struct cr_module **out)
  * 0: *out is the caller.  CR_END: N is the outermost frame.  -CR_E*: this engine
  * cannot step here; *out untouched, the loop tries the next engine.
  * Reads memory only through w->mem; bounded work; writes nothing but *out and
- * w->step.
+ * w->step.  AS-safe.
  */
 typedef int cr_step_fn(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out);
 
@@ -94,9 +94,9 @@ cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
 
 /*
  * The special steps (special.c), for exact frames that no engine reads right
- * (docs/design.md).  Each gives -CR_ENOINFO where it does not apply (never
- * CR_END, never another error), so it can stand before the engine that would
- * misread the frame:
+ * (docs/design.md).  Each but cr_ra_step gives -CR_ENOINFO where it does not
+ * apply (never CR_END, never another error), so it can stand before the
+ * engine that would misread the frame:
  * - cr_ra_step: the caller from the return address alone, at [sp] (x86_64:
  *   sp + 8 after it) or in the link register (sp unchanged).  Frame #00 of a
  *   pc in no executable mapping (a call through a bad pointer) takes it, and
