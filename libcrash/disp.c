@@ -19,13 +19,14 @@
 extern int cr_glibc_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	__asm__("__sigaction");
 
-uint64_t cr_disp_installed;
+/* Written at install: in .data, whose page the loader has written (common.h). */
+CR_INSTALL_DATA uint64_t cr_disp_installed;
 
 static struct {
 	unsigned seq;		/* odd: a writer is in the middle */
 	struct cr_disp d;
 } tab[65];
-static int wlock;
+CR_INSTALL_DATA static int wlock;
 
 /*
  * What glibc's sigaction adds to every action it installs and reports back
@@ -164,8 +165,16 @@ void cr_disp_to(const struct cr_disp *d, struct sigaction *sa)
 /* The kernel had old for sig before libcrash: the application's disposition now. */
 static void adopt(int sig, const struct sigaction *old)
 {
+	uint64_t mask;
 	struct cr_disp d;
 
+	/* SIG_DFL as the kernel starts every signal, over an entry never
+	   written: the table has it already (.bss), and start-up does not pay
+	   a page fault to write zeros. */
+	memcpy(&mask, &old->sa_mask, sizeof(mask));
+	if (old->sa_handler == SIG_DFL && !old->sa_flags && !mask && !old->sa_restorer &&
+	    !tab[sig].seq)
+		return;
 	/* Read back from glibc: exactly what the application would read. */
 	d.fn = (void *)old->sa_sigaction;
 	d.flags = old->sa_flags;

@@ -97,7 +97,7 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 	   points into it) and one for the next, so a call that fails changes
 	   nothing. */
 	static char path_buf[CR_SINK_PATH], sink_path[2][CR_SINK_PATH];
-	static int in_use;
+	CR_INSTALL_DATA static int in_use;
 	char *next = sink_path[in_use ^ 1];
 	struct crash_options env;
 	struct cr_sink sink;

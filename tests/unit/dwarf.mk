@@ -1,7 +1,7 @@
 # Decoders for the report's file:line: DEFLATE/zlib for SHF_COMPRESSED debug
 # sections (libcrash/inflate.c) and .debug_line (libcrash/dwarf/line.c); their
 # unit tests, the drivers of the data-driven checks against zlib and addr2line.
-libcrash_core_la_SOURCES += libcrash/inflate.c libcrash/inflate.h libcrash/dwarf/line.c \
+libcrash_symbols_la_SOURCES += libcrash/inflate.c libcrash/inflate.h libcrash/dwarf/line.c \
 	libcrash/dwarf/line.h
 
 DWARF_UNIT = tests/unit/t-inflate tests/unit/t-dwarf-line
