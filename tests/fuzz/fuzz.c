@@ -11,6 +11,7 @@
 
 #include "arch/scan.h"
 #include "cfi/cfi.h"
+#include "demangle.h"
 #include "maps.h"
 
 #define BASE 0x10000ull
@@ -96,6 +97,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	for (unsigned i = 0; i < 4 && n > i; i++) {
 		cr_maps_find(&t, (uint64_t)d[i] << 36);
 		cr_maps_stack(&t, (uint64_t)d[i] << 36, &lo, &hi);
+	}
+	return 0;
+}
+#elif defined(FUZZ_DEMANGLE)
+/*
+ * Any bytes as a symbol name (the first byte may put _Z, _ZN or _R before
+ * them), into buffers of several sizes: the result is NUL-terminated
+ * within cap, and a failure writes nothing.
+ */
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	static const char *const prefix[] = { "", "_Z", "_ZN", "_R" };
+	static const size_t caps[] = { CR_DEMANGLE_MINCAP, 100, 1024 };
+	static char name[CR_DEMANGLE_MAXLEN + 8], out[1024 + 1];
+	static struct cr_demangle_ws ws;
+	size_t len;
+
+	if (n < 1)
+		return 0;
+	len = strlen(prefix[d[0] & 3]);
+	memcpy(name, prefix[d[0] & 3], len);
+	n = n - 1 < CR_DEMANGLE_MAXLEN ? n - 1 : CR_DEMANGLE_MAXLEN;
+	memcpy(name + len, d + 1, n);
+	name[len + n] = 0;
+	for (unsigned i = 0; i < 3; i++) {
+		int r;
+
+		memset(out, 0x5a, sizeof(out));
+		r = cr_demangle_ws(&ws, name, out, caps[i]);
+		if (out[caps[i]] != 0x5a)
+			__builtin_trap();
+		if (r < 0 ? (unsigned char)out[0] != 0x5a
+			  : (size_t)r >= caps[i] || out[r] || strlen(out) != (size_t)r)
+			__builtin_trap();
 	}
 	return 0;
 }

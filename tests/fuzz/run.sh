@@ -1,7 +1,8 @@
 #!/bin/bash
 # Fuzz every parser and decoder for FUZZ_SECONDS each (default 30), with
 # libFuzzer + ASan + UBSan (clang; Debian: clang, libclang-rt-14-dev).
-# Prints TAP: one line per target, "ok" when no input crashed it.
+# Prints TAP: one line per target, "ok" when no input crashed it.  FUZZ_TARGETS picks
+# some: "DEMANGLE".
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FUZZ_OUT:-$(mktemp -d)}
@@ -14,15 +15,18 @@ SYSCALL_H="-DCR_ARCH_SYSCALL_H=\"arch/$(uname -m)/syscall.h\""
 SOURCES="$LIB/cursor.c $LIB/mem.c $LIB/row.c $LIB/maps.c $LIB/cfi/ehframe.c $LIB/cfi/cfa.c $LIB/cfi/cache.c
 	$LIB/cfi/expr.c $LIB/arch/x86_64/desc.c $LIB/arch/x86_64/scan.c $LIB/arch/x86_64/insn.c $LIB/arch/aarch64/desc.c
 	$LIB/arch/aarch64/scan.c $LIB/arch/riscv64/desc.c $LIB/arch/riscv64/scan.c
-	$LIB/arch/loongarch64/desc.c $LIB/arch/loongarch64/scan.c"
+	$LIB/arch/loongarch64/desc.c $LIB/arch/loongarch64/scan.c
+	$LIB/demangle.c $LIB/demangle-cxx*.c $LIB/demangle-rust*.c $LIB/inflate.c $LIB/dwarf/*.c"
 n=0
 fail=0
-for t in EH EXPR SCAN MAPS; do
+for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE}; do
 	n=$((n + 1))
 	bin=$OUT/fuzz-$t
+	# The symbolizer's decompression and DWARF targets are in a file of their own.
+	case $t in INFLATE | DWARF*) harness=fuzz-dwarf.c ;; *) harness=fuzz.c ;; esac
 	if ! $CC -g -O1 -std=gnu11 -D_GNU_SOURCE -DFUZZ_$t "$SYSCALL_H" -I"$SRC/include" -I"$LIB" \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		"$SRC/tests/fuzz/fuzz.c" $SOURCES -o "$bin" 2>"$OUT/build-$t.log"; then
+		"$SRC/tests/fuzz/$harness" $SOURCES -o "$bin" 2>"$OUT/build-$t.log"; then
 		echo "not ok $n - fuzz $t: does not build"
 		sed 's/^/#   /' "$OUT/build-$t.log" | head -20
 		fail=1

@@ -33,3 +33,4 @@ tests_unit_t_sym_nopie_LDFLAGS = -no-pie
 
 # Other areas' unit tests, in fragments of their own beside them.
 include tests/unit/dwarf.mk
+include tests/unit/demangle.mk
