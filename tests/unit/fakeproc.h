@@ -98,7 +98,8 @@ static inline void fp_sym(const char *name, uint64_t addr, uint64_t size)
 /* .eh_frame bytes. */
 static inline void fp_eb(const void *b, size_t len)
 {
-	memcpy(fp_img + FP_EHFRAME + fp_eh, b, len);
+	if (len)	/* b may be NULL then (an FDE without instructions) */
+		memcpy(fp_img + FP_EHFRAME + fp_eh, b, len);
 	fp_eh += len;
 }
 
