@@ -760,3 +760,22 @@ int cr_dwline_find(const struct cr_dwline_src *src, uint64_t off, uint64_t pc,
 	*row = r;
 	return 0;
 }
+
+int cr_dwline_file(const struct cr_dwline_src *src, uint64_t off, uint64_t file,
+		   const char *comp_dir, char *path, size_t cap)
+{
+	struct cr_cursor c;
+	struct out o = { path, 0, cap };
+	struct hdr h;
+	int ret;
+
+	if (cap == 0)
+		return -CR_ERANGE;
+	path[0] = 0;
+	if ((ret = parse_header(&c, src, off, &h)) < 0 ||
+	    (ret = file_path(&c, src, &h, file, comp_dir, &o)) < 0) {
+		path[0] = 0;
+		return ret;
+	}
+	return 0;
+}

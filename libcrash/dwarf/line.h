@@ -13,6 +13,7 @@
 #define CR_DWARF_LINE_H
 
 #include "../cursor.h"
+#include "dwarf.h"
 
 /* A section's bytes: [lo, hi) of mem.  mem NULL: the section is absent. */
 struct cr_dwsect {
@@ -74,6 +75,20 @@ struct cr_dwline_row {
 int cr_dwline_find(const struct cr_dwline_src *src, uint64_t off, uint64_t pc,
 		   const char *comp_dir, struct cr_dwline_row *row, char *path, size_t cap);
 
+/*
+ * The path of file number file of the line program at offset off of
+ * .debug_line, as cr_dwline_find() writes a row's file (the same rules:
+ * DWARF 5 numbers files from 0, DWARF 2-4 from 1, with the files of
+ * DW_LNE_define_file past the header's): for a DW_AT_call_file or
+ * DW_AT_decl_file of a CU whose DW_AT_stmt_list is off.  0 and path;
+ * -CR_EINVAL: malformed, or no such file; -CR_ERANGE: a bound of
+ * cr_dwline_find(), or a path longer than cap - 1; -CR_EFAULT.  path is ""
+ * on failure.  AS-safe; stack and time as cr_dwline_find() (the program is
+ * run only for a DW_LNE_define_file file).
+ */
+int cr_dwline_file(const struct cr_dwline_src *src, uint64_t off, uint64_t file,
+		   const char *comp_dir, char *path, size_t cap);
+
 /* DWARF 5 7.22: line number opcodes. */
 enum {
 	DW_LNS_copy = 0x01,
@@ -101,31 +116,6 @@ enum {
 	DW_LNCT_timestamp = 0x3,
 	DW_LNCT_size = 0x4,
 	DW_LNCT_MD5 = 0x5,
-};
-
-/* DWARF 5 7.5.6 Table 7.6: the forms a line table header may use. */
-enum {
-	DW_FORM_block2 = 0x03,
-	DW_FORM_block4 = 0x04,
-	DW_FORM_data2 = 0x05,
-	DW_FORM_data4 = 0x06,
-	DW_FORM_data8 = 0x07,
-	DW_FORM_string = 0x08,
-	DW_FORM_block = 0x09,
-	DW_FORM_block1 = 0x0a,
-	DW_FORM_data1 = 0x0b,
-	DW_FORM_sdata = 0x0d,
-	DW_FORM_strp = 0x0e,
-	DW_FORM_udata = 0x0f,
-	DW_FORM_sec_offset = 0x17,
-	DW_FORM_strx = 0x1a,
-	DW_FORM_strp_sup = 0x1d,
-	DW_FORM_data16 = 0x1e,
-	DW_FORM_line_strp = 0x1f,
-	DW_FORM_strx1 = 0x25,
-	DW_FORM_strx2 = 0x26,
-	DW_FORM_strx3 = 0x27,
-	DW_FORM_strx4 = 0x28,
 };
 
 #endif

@@ -7,6 +7,10 @@
  *   FUZZ_DWARFLINE  libcrash/dwarf/line.c: the input as .debug_line (and as
  *                   .debug_line_str and .debug_str), looked up at pcs the
  *                   input picks
+ *   FUZZ_DWARFINFO  libcrash/dwarf/info.c: the input as every .debug_*
+ *                   section at once (units, abbreviations, range lists,
+ *                   string and address tables overlap), the unit for pcs the
+ *                   input picks, its attributes, its inline chain and names
  * A target passes if no input crashes it, reads out of bounds or trips
  * UBSan; the unit tests check exact results.
  */
@@ -62,6 +66,48 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		cr_dwline_find(&src, 0, pc + k * 0x41, d[1] & 2 ? "/comp" : NULL, &row, path,
 			       d[1] & 4 ? sizeof(path) : 12);
 		cr_dwline_find(&src, d[2] % 64, pc + k, NULL, &row, NULL, 0);
+	}
+	return 0;
+}
+#elif defined(FUZZ_DWARFINFO)
+#include "dwarf/info.h"
+
+#define BASE 0x10000ull
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	struct cr_mem m;
+	struct cr_dwinfo_src src;
+	struct cr_dwframe fr[8];
+	struct cr_dwcu cu;
+	struct cr_dwsect s;
+	char buf[32];
+	uint64_t pc, off;
+	unsigned nf;
+
+	if (n < 8)
+		return 0;
+	/* Bytes 0-7: the pc and switches; the rest is every section. */
+	cr_mem_buffer(&m, BASE, d + 8, n - 8);
+	s = (struct cr_dwsect){ &m, BASE, BASE + n - 8 };
+	src = (struct cr_dwinfo_src){ s, s, s, s, s, s, s, s, s };
+	if (d[0] & 1)
+		src.aranges.mem = NULL;
+	memcpy(&pc, d, 8);
+	pc = (pc >> 8) & 0xffff;
+	for (unsigned k = 0; k < 3; k++) {
+		if (cr_dwinfo_find_cu(&src, pc + k * 0x10, &off) == 0 &&
+		    cr_dwinfo_unit(&src, off, &cu) == 0 &&
+		    cr_dwinfo_inlines(&src, &cu, pc + k * 0x10, fr, d[1] & 1 ? 8 : 2, &nf) == 0)
+			for (unsigned i = 0; i < nf; i++)
+				cr_dwinfo_str(&fr[i].name, buf, sizeof(buf));
+		/* A unit where the input says, whatever find_cu thinks. */
+		if (cr_dwinfo_unit(&src, d[2] % 64, &cu) == 0) {
+			cr_dwinfo_str(&cu.name, buf, sizeof(buf));
+			cr_dwinfo_inlines(&src, &cu, pc + k, fr, 8, &nf);
+		}
 	}
 	return 0;
 }

@@ -19,7 +19,7 @@ SOURCES="$LIB/cursor.c $LIB/mem.c $LIB/row.c $LIB/maps.c $LIB/cfi/ehframe.c $LIB
 	$LIB/demangle.c $LIB/demangle-cxx*.c $LIB/demangle-rust*.c $LIB/inflate.c $LIB/dwarf/*.c"
 n=0
 fail=0
-for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE}; do
+for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO}; do
 	n=$((n + 1))
 	bin=$OUT/fuzz-$t
 	# The symbolizer's decompression and DWARF targets are in a file of their own.

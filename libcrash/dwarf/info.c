@@ -1,0 +1,1127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * .debug_info (DWARF 5 sections 7.5 and 2.17, 3.3.8; DWARF 2-4 where they
+ * differ), written from the standard.  A DIE is read into struct die: the
+ * values of the few attributes the lookups use, by class, unresolved (an
+ * index stays an index until the unit's bases are known); every other
+ * attribute is skipped by its form.  Abbreviation declarations are found in
+ * a fixed cache of offsets filled by one walk of the unit's table, or by a
+ * linear search of the table.  Every read is bounded by its unit or section
+ * through the cursor, every loop by the bytes it consumes and a
+ * CR_DWINFO_MAX_* count.
+ */
+#include <string.h>
+
+#include "info.h"
+
+/* An attribute's value by class (7.5.5); V_NONE: the DIE does not have it. */
+enum {
+	V_NONE,
+	V_ADDR,		/* u: the address */
+	V_ADDRX,	/* u: an index of .debug_addr */
+	V_CONST,	/* u: a constant (sdata sign-extended), a flag */
+	V_REF,		/* u: a .debug_info offset in the unit, or ~0 if outside it */
+	V_REF_ADDR,	/* u: a .debug_info offset, maybe in another unit */
+	V_FOREIGN,	/* a reference into another file (sup, alt, type signature) */
+	V_STR,		/* str: the string */
+	V_STRP,		/* u: an offset in .debug_str */
+	V_LINESTRP,	/* u: an offset in .debug_line_str */
+	V_STRX,		/* u: an index of .debug_str_offsets */
+	V_SECOFF,	/* u: an offset in another section */
+	V_RNGLISTX,	/* u: an index of the unit's range list offsets */
+	V_OTHER,	/* anything else: a block, data16, loclistx, a foreign string */
+};
+
+struct val {
+	uint8_t cls;
+	uint64_t u;
+	struct cr_dwstr str;
+};
+
+/* The attributes kept from a DIE. */
+enum {
+	A_LOW,
+	A_HIGH,
+	A_RANGES,
+	A_NAME,
+	A_LINKAGE,
+	A_ORIGIN,
+	A_SPEC,
+	A_CALL_FILE,
+	A_CALL_LINE,
+	A_CALL_COLUMN,
+	A_SIBLING,
+	A_STMT_LIST,
+	A_COMP_DIR,
+	A_LANGUAGE,
+	A_STR_BASE,
+	A_ADDR_BASE,
+	A_RNG_BASE,
+	A_N
+};
+
+struct die {
+	uint64_t off;	/* in .debug_info */
+	uint64_t tag;
+	uint8_t children;
+	struct val a[A_N];
+};
+
+/* The unit being read, and how its abbreviations are found. */
+struct ctx {
+	const struct cr_dwinfo_src *src;
+	struct cr_dwcu cu;
+	/* Code k < CR_DWINFO_ABBREV_CACHE: its declaration's offset from the
+	   table + 1; 0 absent, UINT32_MAX too far (searched).  NULL: no cache. */
+	uint32_t *cache;
+	int cached;	/* cache holds cu's table */
+	struct cr_cursor a;	/* over .debug_abbrev */
+};
+
+/* A declaration (7.5.3): its tag, children flag, and where its specifications start. */
+struct decl {
+	uint64_t tag, specs;
+	uint8_t children;
+};
+
+/* Truncated data is malformed data: the cursor's past-the-end error becomes -CR_EINVAL. */
+static int cerr(const struct cr_cursor *c)
+{
+	return c->err == -CR_ERANGE ? -CR_EINVAL : c->err;
+}
+
+static int sect_ok(const struct cr_dwsect *s)
+{
+	return s->mem && s->hi >= s->lo;
+}
+
+/* n (1 to 8) little-endian bytes at c. */
+static uint64_t readn(struct cr_cursor *c, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)cr_u8(c) << (8 * i);
+	return v;
+}
+
+/* n (1 to 8) bytes at offset off of s: -CR_EINVAL if absent or outside it. */
+static int sect_read(const struct cr_dwsect *s, uint64_t off, unsigned n, uint64_t *v)
+{
+	uint8_t b[8] = { 0 };
+
+	if (!sect_ok(s) || off > s->hi - s->lo || n > s->hi - s->lo - off)
+		return -CR_EINVAL;
+	if (cr_read(s->mem, s->lo + off, b, n) < 0)
+		return -CR_EFAULT;
+	memcpy(v, b, 8);	/* little-endian targets only, as the cursor */
+	return 0;
+}
+
+static void skip_string(struct cr_cursor *c)
+{
+	while (cr_u8(c))
+		;
+}
+
+/* Past one declaration's attribute specifications (7.5.3). */
+static int skip_specs(struct cr_cursor *a)
+{
+	for (unsigned i = 0; i <= CR_DWINFO_MAX_ATTRS; i++) {
+		uint64_t at = cr_uleb(a), form = cr_uleb(a);
+
+		if (form == DW_FORM_implicit_const)
+			cr_sleb(a);
+		if (a->err)
+			return cerr(a);
+		if (at == 0 && form == 0)
+			return 0;
+	}
+	return -CR_ERANGE;
+}
+
+/* The declaration at a, its code read: tag, children, specifications. */
+static int read_decl(struct cr_cursor *a, struct decl *d)
+{
+	d->tag = cr_uleb(a);
+	d->children = cr_u8(a);
+	d->specs = a->pos;
+	return cerr(a);
+}
+
+/* Start a on the unit's abbreviation table. */
+static int abbrev_start(struct ctx *x)
+{
+	const struct cr_dwsect *s = &x->src->abbrev;
+
+	if (!sect_ok(s) || x->cu.abbrev >= s->hi - s->lo)
+		return -CR_EINVAL;
+	cr_cursor_init(&x->a, s->mem, s->lo + x->cu.abbrev, s->hi);
+	return 0;
+}
+
+/* One walk of the table: the offsets of codes below CR_DWINFO_ABBREV_CACHE. */
+static int fill_cache(struct ctx *x)
+{
+	uint64_t table = x->src->abbrev.lo + x->cu.abbrev;
+	struct decl d;
+	int ret;
+
+	x->cached = 0;
+	memset(x->cache, 0, CR_DWINFO_ABBREV_CACHE * sizeof(x->cache[0]));
+	if ((ret = abbrev_start(x)) < 0)
+		return ret;
+	for (unsigned i = 0; i < CR_DWINFO_MAX_ABBREVS; i++) {
+		uint64_t code = cr_uleb(&x->a), at = x->a.pos;
+
+		if (x->a.err)
+			return cerr(&x->a);
+		if (code == 0) {
+			x->cached = 1;
+			return 0;
+		}
+		if ((ret = read_decl(&x->a, &d)) < 0 || (ret = skip_specs(&x->a)) < 0)
+			return ret;
+		if (code < CR_DWINFO_ABBREV_CACHE && !x->cache[code])
+			x->cache[code] = at - table < UINT32_MAX - 1 ? (uint32_t)(at - table + 1)
+								     : UINT32_MAX;
+	}
+	return -CR_ERANGE;
+}
+
+/* The declaration of code (7.5.3): the first in the table.  Absent: -CR_EINVAL. */
+static int find_decl(struct ctx *x, uint64_t code, struct decl *d)
+{
+	const struct cr_dwsect *s = &x->src->abbrev;
+	int ret;
+
+	if (x->cached && code < CR_DWINFO_ABBREV_CACHE && x->cache[code] != UINT32_MAX) {
+		if (!x->cache[code])
+			return -CR_EINVAL;
+		cr_cursor_init(&x->a, s->mem, s->lo + x->cu.abbrev + x->cache[code] - 1, s->hi);
+		return read_decl(&x->a, d);
+	}
+	if ((ret = abbrev_start(x)) < 0)
+		return ret;
+	for (unsigned i = 0; i < CR_DWINFO_MAX_ABBREVS; i++) {
+		uint64_t k = cr_uleb(&x->a);
+
+		if (x->a.err)
+			return cerr(&x->a);
+		if (k == 0)
+			return -CR_EINVAL;
+		if ((ret = read_decl(&x->a, d)) < 0)
+			return ret;
+		if (k == code)
+			return 0;
+		if ((ret = skip_specs(&x->a)) < 0)
+			return ret;
+	}
+	return -CR_ERANGE;
+}
+
+static int slot(uint64_t at)
+{
+	switch (at) {
+	case DW_AT_low_pc: return A_LOW;
+	case DW_AT_high_pc: return A_HIGH;
+	case DW_AT_ranges: return A_RANGES;
+	case DW_AT_name: return A_NAME;
+	case DW_AT_linkage_name:
+	case DW_AT_MIPS_linkage_name: return A_LINKAGE;
+	case DW_AT_abstract_origin: return A_ORIGIN;
+	case DW_AT_specification: return A_SPEC;
+	case DW_AT_call_file: return A_CALL_FILE;
+	case DW_AT_call_line: return A_CALL_LINE;
+	case DW_AT_call_column: return A_CALL_COLUMN;
+	case DW_AT_sibling: return A_SIBLING;
+	case DW_AT_stmt_list: return A_STMT_LIST;
+	case DW_AT_comp_dir: return A_COMP_DIR;
+	case DW_AT_language: return A_LANGUAGE;
+	case DW_AT_str_offsets_base: return A_STR_BASE;
+	case DW_AT_addr_base: return A_ADDR_BASE;
+	case DW_AT_rnglists_base: return A_RNG_BASE;
+	}
+	return -1;
+}
+
+/* A value of class cls, u read from c. */
+static void set(struct val *v, uint8_t cls, uint64_t u)
+{
+	v->cls = cls;
+	v->u = u;
+}
+
+/*
+ * 7.5.5, 7.5.6 Table 7.6: the value of form at c, or past it.  One
+ * DW_FORM_indirect is followed (its form comes from the DIE; an
+ * implicit_const or another indirect there is malformed).
+ */
+static int read_form(const struct ctx *x, struct cr_cursor *c, uint64_t form, int64_t implicit,
+		     struct val *v)
+{
+	const struct cr_dwcu *cu = &x->cu;
+	uint64_t u;
+
+	for (int hop = 0; hop < 2; hop++) {
+		switch (form) {
+		case DW_FORM_addr:
+			set(v, V_ADDR, readn(c, cu->addr_size));
+			return 0;
+		case DW_FORM_addrx:
+		case DW_FORM_GNU_addr_index:
+			set(v, V_ADDRX, cr_uleb(c));
+			return 0;
+		case DW_FORM_addrx1:
+		case DW_FORM_addrx2:
+		case DW_FORM_addrx3:
+		case DW_FORM_addrx4:
+			set(v, V_ADDRX, readn(c, (unsigned)(form - DW_FORM_addrx1 + 1)));
+			return 0;
+		case DW_FORM_data1:
+		case DW_FORM_flag:
+			set(v, V_CONST, cr_u8(c));
+			return 0;
+		case DW_FORM_data2:
+			set(v, V_CONST, cr_u16(c));
+			return 0;
+		case DW_FORM_data4:
+			set(v, V_CONST, cr_u32(c));
+			return 0;
+		case DW_FORM_data8:
+			set(v, V_CONST, cr_u64(c));
+			return 0;
+		case DW_FORM_udata:
+			set(v, V_CONST, cr_uleb(c));
+			return 0;
+		case DW_FORM_sdata:
+			set(v, V_CONST, (uint64_t)cr_sleb(c));
+			return 0;
+		case DW_FORM_implicit_const:
+			if (hop)
+				return -CR_EINVAL;
+			set(v, V_CONST, (uint64_t)implicit);
+			return 0;
+		case DW_FORM_flag_present:
+			set(v, V_CONST, 1);
+			return 0;
+		case DW_FORM_data16:
+			cr_skip(c, 16);
+			set(v, V_OTHER, 0);
+			return 0;
+		case DW_FORM_string:
+			set(v, V_STR, 0);
+			v->str.sect = &x->src->info;
+			v->str.pos = c->pos;
+			skip_string(c);
+			return 0;
+		case DW_FORM_strp:
+			set(v, V_STRP, readn(c, cu->offsize));
+			return 0;
+		case DW_FORM_line_strp:
+			set(v, V_LINESTRP, readn(c, cu->offsize));
+			return 0;
+		case DW_FORM_strx:
+		case DW_FORM_GNU_str_index:
+			set(v, V_STRX, cr_uleb(c));
+			return 0;
+		case DW_FORM_strx1:
+		case DW_FORM_strx2:
+		case DW_FORM_strx3:
+		case DW_FORM_strx4:
+			set(v, V_STRX, readn(c, (unsigned)(form - DW_FORM_strx1 + 1)));
+			return 0;
+		case DW_FORM_strp_sup:
+		case DW_FORM_GNU_strp_alt:
+			cr_skip(c, cu->offsize);
+			set(v, V_OTHER, 0);
+			return 0;
+		case DW_FORM_ref_addr:
+			/* 7.5.4: the address size in DWARF 2, an offset since 3. */
+			set(v, V_REF_ADDR, readn(c, cu->version == 2 ? cu->addr_size : cu->offsize));
+			return 0;
+		case DW_FORM_ref1:
+		case DW_FORM_ref2:
+		case DW_FORM_ref4:
+		case DW_FORM_ref8:
+		case DW_FORM_ref_udata:
+			u = form == DW_FORM_ref_udata ? cr_uleb(c)
+			    : readn(c, form == DW_FORM_ref8 ? 8 : 1u << (form - DW_FORM_ref1));
+			/* From the unit's first byte; outside it: ~0, refused where used. */
+			set(v, V_REF, u < cu->end - cu->off ? cu->off + u : UINT64_MAX);
+			return 0;
+		case DW_FORM_ref_sup4:
+			cr_skip(c, 4);
+			set(v, V_FOREIGN, 0);
+			return 0;
+		case DW_FORM_ref_sup8:
+		case DW_FORM_ref_sig8:
+			cr_skip(c, 8);
+			set(v, V_FOREIGN, 0);
+			return 0;
+		case DW_FORM_GNU_ref_alt:
+			cr_skip(c, cu->offsize);
+			set(v, V_FOREIGN, 0);
+			return 0;
+		case DW_FORM_sec_offset:
+			set(v, V_SECOFF, readn(c, cu->offsize));
+			return 0;
+		case DW_FORM_exprloc:
+		case DW_FORM_block:
+			cr_skip(c, cr_uleb(c));
+			set(v, V_OTHER, 0);
+			return 0;
+		case DW_FORM_block1:
+			cr_skip(c, cr_u8(c));
+			set(v, V_OTHER, 0);
+			return 0;
+		case DW_FORM_block2:
+			cr_skip(c, cr_u16(c));
+			set(v, V_OTHER, 0);
+			return 0;
+		case DW_FORM_block4:
+			cr_skip(c, cr_u32(c));
+			set(v, V_OTHER, 0);
+			return 0;
+		case DW_FORM_loclistx:
+			cr_uleb(c);
+			set(v, V_OTHER, 0);
+			return 0;
+		case DW_FORM_rnglistx:
+			set(v, V_RNGLISTX, cr_uleb(c));
+			return 0;
+		case DW_FORM_indirect:
+			if (hop)
+				return -CR_EINVAL;
+			form = cr_uleb(c);
+			if (c->err)
+				return cerr(c);
+			break;
+		default:
+			return -CR_EINVAL;	/* an unknown form cannot be skipped */
+		}
+	}
+	return -CR_EINVAL;
+}
+
+/*
+ * The DIE at c (7.5.2): its abbreviation code, then its attributes in the
+ * order of its declaration.  1: a null entry; 0: *d.
+ */
+static int read_die(struct ctx *x, struct cr_cursor *c, struct die *d)
+{
+	struct val scratch;
+	struct decl dc = { 0, 0, 0 };
+	uint64_t code;
+	int ret, k;
+
+	d->off = c->pos - x->src->info.lo;
+	code = cr_uleb(c);
+	if (c->err)
+		return cerr(c);
+	if (code == 0)
+		return 1;
+	if ((ret = find_decl(x, code, &dc)) < 0)
+		return ret;
+	d->tag = dc.tag;
+	d->children = dc.children;
+	for (k = 0; k < A_N; k++)
+		d->a[k].cls = V_NONE;
+	for (unsigned i = 0;; i++) {
+		uint64_t at, form;
+		int64_t implicit = 0;
+
+		if (i > CR_DWINFO_MAX_ATTRS)
+			return -CR_ERANGE;
+		at = cr_uleb(&x->a);
+		form = cr_uleb(&x->a);
+		if (form == DW_FORM_implicit_const)
+			implicit = cr_sleb(&x->a);
+		if (x->a.err)
+			return cerr(&x->a);
+		if (at == 0 && form == 0)
+			break;
+		k = slot(at);
+		if ((ret = read_form(x, c, form, implicit, k < 0 ? &scratch : &d->a[k])) < 0)
+			return ret;
+		if (c->err)
+			return cerr(c);
+	}
+	return 0;
+}
+
+/* 7.27: address index idx of .debug_addr, from the unit's DW_AT_addr_base. */
+static int addrx(const struct ctx *x, uint64_t idx, uint64_t *addr)
+{
+	const struct cr_dwcu *cu = &x->cu;
+
+	if (idx > (UINT64_MAX - cu->addr_base) / cu->addr_size)
+		return -CR_EINVAL;
+	return sect_read(&x->src->addr, cu->addr_base + idx * cu->addr_size, cu->addr_size, addr);
+}
+
+static int addr_of(const struct ctx *x, const struct val *v, uint64_t *addr)
+{
+	if (v->cls == V_ADDR) {
+		*addr = v->u;
+		return 0;
+	}
+	if (v->cls == V_ADDRX)
+		return addrx(x, v->u, addr);
+	return -CR_EINVAL;
+}
+
+/* A string at offset off of s: s absent or off outside it is malformed. */
+static int str_at(const struct cr_dwsect *s, uint64_t off, struct cr_dwstr *out)
+{
+	if (!sect_ok(s) || off >= s->hi - s->lo)
+		return -CR_EINVAL;
+	out->sect = s;
+	out->pos = s->lo + off;
+	return 0;
+}
+
+/* The string of v; a value of another class (a foreign string): none. */
+static int str_of(const struct ctx *x, const struct val *v, struct cr_dwstr *out)
+{
+	const struct cr_dwcu *cu = &x->cu;
+	uint64_t off;
+	int ret;
+
+	out->sect = NULL;
+	out->pos = 0;
+	switch (v->cls) {
+	case V_STR:
+		*out = v->str;
+		return 0;
+	case V_STRP:
+		return str_at(&x->src->str, v->u, out);
+	case V_LINESTRP:
+		return str_at(&x->src->line_str, v->u, out);
+	case V_STRX:
+		/* 7.26: an offset of offsize bytes, from DW_AT_str_offsets_base. */
+		if (v->u > (UINT64_MAX - cu->str_offsets_base) / cu->offsize)
+			return -CR_EINVAL;
+		if ((ret = sect_read(&x->src->str_offsets, cu->str_offsets_base + v->u * cu->offsize,
+				     cu->offsize, &off)) < 0)
+			return ret;
+		return str_at(&x->src->str, off, out);
+	}
+	return 0;
+}
+
+/* 2.17.3, DWARF 4 .debug_ranges: address pairs from base; (~0, a) sets the base. */
+static int ranges4(const struct ctx *x, uint64_t off, uint64_t pc, int *hit, uint64_t *first)
+{
+	const struct cr_dwsect *s = &x->src->ranges;
+	unsigned asz = x->cu.addr_size;
+	uint64_t base = x->cu.low_pc, max = asz == 8 ? UINT64_MAX : (1ull << (8 * asz)) - 1;
+	struct cr_cursor c;
+
+	if (!sect_ok(s) || off >= s->hi - s->lo)
+		return -CR_EINVAL;
+	cr_cursor_init(&c, s->mem, s->lo + off, s->hi);
+	for (unsigned i = 0; i < CR_DWINFO_MAX_RANGES; i++) {
+		uint64_t lo = readn(&c, asz), hi = readn(&c, asz);
+
+		if (c.err)
+			return cerr(&c);
+		if (lo == 0 && hi == 0)
+			return 0;
+		if (lo == max) {
+			base = hi;
+			continue;
+		}
+		if (*first == UINT64_MAX)
+			*first = base + lo;
+		if (pc - base >= lo && pc - base < hi && pc >= base) {
+			*hit = 1;
+			return 0;
+		}
+	}
+	return -CR_ERANGE;
+}
+
+/* 2.17.3, DWARF 5 .debug_rnglists: the entries of Table 7.30 up to end_of_list. */
+static int rnglist5(const struct ctx *x, uint64_t off, uint64_t pc, int *hit, uint64_t *first)
+{
+	const struct cr_dwsect *s = &x->src->rnglists;
+	unsigned asz = x->cu.addr_size;
+	uint64_t base = x->cu.low_pc, lo = 0, hi = 0;
+	struct cr_cursor c;
+	int ret = 0;
+
+	if (!sect_ok(s) || off >= s->hi - s->lo)
+		return -CR_EINVAL;
+	cr_cursor_init(&c, s->mem, s->lo + off, s->hi);
+	for (unsigned i = 0; i < CR_DWINFO_MAX_RANGES; i++) {
+		unsigned kind = cr_u8(&c);
+		int range = 1;
+
+		switch (kind) {
+		case DW_RLE_end_of_list:
+			return cerr(&c);
+		case DW_RLE_base_addressx:
+			ret = addrx(x, cr_uleb(&c), &base);
+			range = 0;
+			break;
+		case DW_RLE_startx_endx:
+			if ((ret = addrx(x, cr_uleb(&c), &lo)) == 0)
+				ret = addrx(x, cr_uleb(&c), &hi);
+			break;
+		case DW_RLE_startx_length:
+			if ((ret = addrx(x, cr_uleb(&c), &lo)) == 0)
+				hi = lo + cr_uleb(&c);
+			break;
+		case DW_RLE_offset_pair:
+			lo = base + cr_uleb(&c);
+			hi = base + cr_uleb(&c);
+			break;
+		case DW_RLE_base_address:
+			base = readn(&c, asz);
+			range = 0;
+			break;
+		case DW_RLE_start_end:
+			lo = readn(&c, asz);
+			hi = readn(&c, asz);
+			break;
+		case DW_RLE_start_length:
+			lo = readn(&c, asz);
+			hi = lo + cr_uleb(&c);
+			break;
+		default:
+			return c.err ? cerr(&c) : -CR_EINVAL;
+		}
+		if (c.err)
+			return cerr(&c);
+		if (ret < 0)
+			return ret;
+		if (range && *first == UINT64_MAX)
+			*first = lo;
+		if (range && lo <= pc && pc < hi) {
+			*hit = 1;
+			return 0;
+		}
+	}
+	return -CR_ERANGE;
+}
+
+/* DW_AT_ranges v: does its list hold pc?  DWARF 5 rnglistx goes through the offsets at
+   DW_AT_rnglists_base (7.28); sec_offset is from the section's start. */
+static int in_ranges(const struct ctx *x, const struct val *v, uint64_t pc, int *hit,
+		     uint64_t *first)
+{
+	const struct cr_dwcu *cu = &x->cu;
+	uint64_t off;
+	int ret;
+
+	if (v->cls == V_RNGLISTX) {
+		if (cu->version < 5 || v->u > (UINT64_MAX - cu->rnglists_base) / cu->offsize)
+			return -CR_EINVAL;
+		if ((ret = sect_read(&x->src->rnglists, cu->rnglists_base + v->u * cu->offsize,
+				     cu->offsize, &off)) < 0)
+			return ret;
+		if (off > UINT64_MAX - cu->rnglists_base)
+			return -CR_EINVAL;
+		return rnglist5(x, cu->rnglists_base + off, pc, hit, first);
+	}
+	if (v->cls != V_SECOFF && v->cls != V_CONST)
+		return -CR_EINVAL;
+	return cu->version >= 5 ? rnglist5(x, v->u, pc, hit, first)
+				: ranges4(x, v->u, pc, hit, first);
+}
+
+/*
+ * 2.17: the DIE's addresses, DW_AT_ranges or DW_AT_low_pc with DW_AT_high_pc
+ * (an address, or from DWARF 4 a constant offset from low_pc).  *has: it has
+ * any; *hit: they hold pc; *low: low_pc, or the first range's start up to the
+ * one that holds pc (UINT64_MAX: none).
+ */
+static int die_pc(const struct ctx *x, const struct die *d, uint64_t pc, int *has, int *hit,
+		  uint64_t *low)
+{
+	const struct val *hv = &d->a[A_HIGH];
+	uint64_t lo, hi;
+	int ret;
+
+	*has = *hit = 0;
+	*low = UINT64_MAX;
+	if (d->a[A_RANGES].cls != V_NONE) {
+		*has = 1;
+		return in_ranges(x, &d->a[A_RANGES], pc, hit, low);
+	}
+	if (d->a[A_LOW].cls == V_NONE || hv->cls == V_NONE)
+		return 0;
+	*has = 1;
+	if ((ret = addr_of(x, &d->a[A_LOW], &lo)) < 0)
+		return ret;
+	if (hv->cls == V_CONST)
+		hi = lo + hv->u;
+	else if ((ret = addr_of(x, hv, &hi)) < 0)
+		return ret;
+	*hit = lo <= pc && pc < hi;
+	*low = lo;
+	return 0;
+}
+
+/*
+ * 7.5.1: the header of the unit at off.  cu->end is set as soon as the
+ * length is known (the scans go on past a unit of another type:
+ * -CR_ENOSYS).  c is left on the first DIE.
+ */
+static int header(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu *cu,
+		  struct cr_cursor *c)
+{
+	const struct cr_dwsect *s = &src->info;
+	uint64_t len;
+
+	if (!sect_ok(s) || off >= s->hi - s->lo)
+		return -CR_EINVAL;
+	memset(cu, 0, sizeof(*cu));
+	cr_cursor_init(c, s->mem, s->lo + off, s->hi);
+	/* 7.4: 0xffffffff then an 8-byte length is 64-bit DWARF. */
+	len = cr_u32(c);
+	cu->offsize = 4;
+	if (len == 0xffffffff) {
+		len = cr_u64(c);
+		cu->offsize = 8;
+	} else if (len >= 0xfffffff0) {
+		return -CR_EINVAL;
+	}
+	if (c->err)
+		return cerr(c);
+	if (len > c->end - c->pos)
+		return -CR_EINVAL;
+	cu->off = off;
+	cu->end = c->pos + len - s->lo;
+	cr_cursor_limit(c, c->pos + len);
+	len = cr_u16(c);
+	if (c->err)
+		return cerr(c);
+	if (len < 2 || len > 5)
+		return -CR_EINVAL;
+	cu->version = (uint8_t)len;
+	cu->unit_type = DW_UT_compile;
+	if (cu->version >= 5) {
+		cu->unit_type = cr_u8(c);
+		cu->addr_size = cr_u8(c);
+		cu->abbrev = readn(c, cu->offsize);
+	} else {
+		cu->abbrev = readn(c, cu->offsize);
+		cu->addr_size = cr_u8(c);
+	}
+	if (c->err)
+		return cerr(c);
+	if (cu->unit_type != DW_UT_compile && cu->unit_type != DW_UT_partial)
+		return cu->unit_type >= DW_UT_type && cu->unit_type <= DW_UT_split_type ? -CR_ENOSYS
+											 : -CR_EINVAL;
+	if (cu->addr_size == 0 || cu->addr_size > 8)
+		return -CR_EINVAL;
+	cu->die = c->pos - s->lo;
+	/* 7.26, 7.27, 7.28: past the header of a section's first contribution. */
+	cu->str_offsets_base = cu->offsize == 8 ? 16 : 8;
+	cu->addr_base = cu->offsize == 8 ? 16 : 8;
+	cu->rnglists_base = cu->offsize == 8 ? 20 : 12;
+	return 0;
+}
+
+/* The unit at off into x (x->cache not filled) and its first DIE into d. */
+static int unit(struct ctx *x, uint64_t off, struct die *d)
+{
+	struct cr_dwcu *cu = &x->cu;
+	struct cr_cursor c;
+	const struct val *v;
+	int ret;
+
+	x->cached = 0;
+	if ((ret = header(x->src, off, cu, &c)) < 0)
+		return ret;
+	if ((ret = read_die(x, &c, d)) != 0)
+		return ret > 0 ? -CR_EINVAL : ret;	/* a unit needs a DIE */
+	if (d->tag != DW_TAG_compile_unit && d->tag != DW_TAG_partial_unit)
+		return -CR_EINVAL;
+	cu->tag = (uint16_t)d->tag;
+	/* The bases first: the other attributes' indexes go through them. */
+	if ((v = &d->a[A_STR_BASE])->cls == V_SECOFF) {
+		cu->str_offsets_base = v->u;
+		cu->has |= CR_DWCU_STR_OFFSETS_BASE;
+	}
+	if ((v = &d->a[A_ADDR_BASE])->cls == V_SECOFF) {
+		cu->addr_base = v->u;
+		cu->has |= CR_DWCU_ADDR_BASE;
+	}
+	if ((v = &d->a[A_RNG_BASE])->cls == V_SECOFF) {
+		cu->rnglists_base = v->u;
+		cu->has |= CR_DWCU_RNGLISTS_BASE;
+	}
+	/* DWARF 2-3 give a section offset as data4 or data8. */
+	if ((v = &d->a[A_STMT_LIST])->cls == V_SECOFF || v->cls == V_CONST) {
+		cu->stmt_list = v->u;
+		cu->has |= CR_DWCU_STMT_LIST;
+	}
+	if ((v = &d->a[A_LANGUAGE])->cls == V_CONST) {
+		cu->language = v->u;
+		cu->has |= CR_DWCU_LANGUAGE;
+	}
+	if (d->a[A_LOW].cls != V_NONE) {
+		if ((ret = addr_of(x, &d->a[A_LOW], &cu->low_pc)) < 0)
+			return ret;
+		cu->has |= CR_DWCU_LOW_PC;
+	}
+	if ((ret = str_of(x, &d->a[A_NAME], &cu->name)) < 0 ||
+	    (ret = str_of(x, &d->a[A_COMP_DIR], &cu->comp_dir)) < 0)
+		return ret;
+	return 0;
+}
+
+int cr_dwinfo_unit(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu *cu)
+{
+	struct ctx x;
+	struct die d;
+	int ret;
+
+	memset(&x, 0, sizeof(x));
+	x.src = src;
+	if ((ret = unit(&x, off, &d)) < 0)
+		return ret;
+	*cu = x.cu;
+	return 0;
+}
+
+/* 6.1.2: the version 2 sets of .debug_aranges, every tuple of each. */
+static int aranges(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off)
+{
+	const struct cr_dwsect *s = &src->aranges;
+	struct cr_cursor c;
+	uint64_t pos = s->lo;
+
+	for (unsigned i = 0; i < CR_DWINFO_MAX_UNITS && pos < s->hi; i++) {
+		uint64_t len, end, info, tuple;
+		unsigned osz = 4, ver, asz, seg;
+
+		cr_cursor_init(&c, s->mem, pos, s->hi);
+		len = cr_u32(&c);
+		if (len == 0xffffffff) {
+			len = cr_u64(&c);
+			osz = 8;
+		} else if (len >= 0xfffffff0) {
+			return -CR_EINVAL;
+		}
+		if (c.err)
+			return cerr(&c);
+		if (len > c.end - c.pos)
+			return -CR_EINVAL;
+		end = c.pos + len;
+		cr_cursor_limit(&c, end);
+		ver = cr_u16(&c);
+		info = readn(&c, osz);
+		asz = cr_u8(&c);
+		seg = cr_u8(&c);
+		if (c.err)
+			return cerr(&c);
+		pos = end;
+		if (ver != 2)
+			continue;	/* a later version we do not know: its set is skipped */
+		if (asz == 0 || asz > 8 || seg > 8)
+			return -CR_EINVAL;
+		/* The first tuple is aligned to the tuple's size from the set's start. */
+		tuple = 2 * asz + seg;
+		cr_skip(&c, (tuple - (c.pos - (end - len - (osz == 8 ? 12 : 4))) % tuple) % tuple);
+		for (unsigned k = 0; k < CR_DWINFO_MAX_RANGES; k++) {
+			uint64_t sg = seg ? readn(&c, seg) : 0, a = readn(&c, asz),
+				 n = readn(&c, asz);
+
+			if (c.err)
+				return cerr(&c);
+			if (sg == 0 && a == 0 && n == 0)
+				break;
+			if (pc >= a && pc - a < n) {
+				*off = info;
+				return 0;
+			}
+			if (k == CR_DWINFO_MAX_RANGES - 1)
+				return -CR_ERANGE;
+		}
+	}
+	return pos < s->hi ? -CR_ERANGE : -CR_ENOINFO;
+}
+
+int cr_dwinfo_find_cu(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off)
+{
+	const struct cr_dwsect *s = &src->info;
+	struct ctx x;
+	struct die d;
+	uint64_t pos = 0, low;
+	int ret, has, hit;
+
+	if (sect_ok(&src->aranges) && (ret = aranges(src, pc, off)) != -CR_ENOINFO)
+		return ret;
+	if (!sect_ok(s))
+		return -CR_ENOINFO;
+	memset(&x, 0, sizeof(x));
+	x.src = src;
+	for (unsigned i = 0; i < CR_DWINFO_MAX_UNITS; i++) {
+		if (pos >= s->hi - s->lo)
+			return -CR_ENOINFO;
+		ret = unit(&x, pos, &d);
+		if (ret == -CR_ENOSYS) {
+			pos = x.cu.end;
+			continue;
+		}
+		if (ret < 0)
+			return ret;
+		if ((ret = die_pc(&x, &d, pc, &has, &hit, &low)) < 0)
+			return ret;
+		if (hit) {
+			*off = pos;
+			return 0;
+		}
+		pos = x.cu.end;
+	}
+	return -CR_ERANGE;
+}
+
+/* Make the unit that holds .debug_info offset off x's (walking the unit headers up to it). */
+static int goto_unit(struct ctx *x, uint64_t off)
+{
+	const struct cr_dwsect *s = &x->src->info;
+	struct cr_cursor c;
+	struct die d;
+	uint64_t pos = 0;
+	int ret;
+
+	if (off >= x->cu.die && off < x->cu.end)
+		return 0;
+	for (unsigned i = 0; i < CR_DWINFO_MAX_UNITS; i++) {
+		if (pos >= s->hi - s->lo)
+			return -CR_EINVAL;	/* past the section */
+		ret = header(x->src, pos, &x->cu, &c);
+		if (ret < 0 && ret != -CR_ENOSYS)
+			return ret;
+		if (off < x->cu.end) {
+			if (ret < 0 || off < x->cu.die)
+				return -CR_EINVAL;	/* into a header, or a type unit */
+			return unit(x, pos, &d);
+		}
+		pos = x->cu.end;
+	}
+	return -CR_ERANGE;
+}
+
+/*
+ * 3.3.8.1, 2.13: the name of the DIE at off: a linkage name wherever found
+ * on the way through abstract_origin and specification, else the first
+ * DW_AT_name.
+ */
+static int die_name(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t off,
+		    struct cr_dwframe *f)
+{
+	const struct cr_dwsect *s = &x->src->info;
+	struct cr_dwstr str;
+	const struct val *next;
+	int ret;
+
+	f->name.sect = NULL;
+	f->name.pos = 0;
+	f->linkage = 0;
+	for (unsigned hop = 0; hop < CR_DWINFO_MAX_REFS; hop++) {
+		if ((ret = goto_unit(x, off)) < 0)
+			return ret;
+		cr_cursor_init(c, s->mem, s->lo + off, s->lo + x->cu.end);
+		if ((ret = read_die(x, c, d)) != 0)
+			return ret > 0 ? -CR_EINVAL : ret;	/* a reference to a null entry */
+		if ((ret = str_of(x, &d->a[A_LINKAGE], &str)) < 0)
+			return ret;
+		if (str.sect) {
+			f->name = str;
+			f->linkage = 1;
+			return 0;
+		}
+		if ((ret = str_of(x, &d->a[A_NAME], &str)) < 0)
+			return ret;
+		if (!f->name.sect)
+			f->name = str;
+		next = d->a[A_ORIGIN].cls != V_NONE ? &d->a[A_ORIGIN] : &d->a[A_SPEC];
+		switch (next->cls) {
+		case V_NONE:
+		case V_FOREIGN:
+			return 0;
+		case V_REF:
+			if (next->u < x->cu.die || next->u >= x->cu.end)
+				return -CR_EINVAL;
+			off = next->u;
+			break;
+		case V_REF_ADDR:
+			if (next->u >= s->hi - s->lo)
+				return -CR_EINVAL;
+			off = next->u;
+			break;
+		default:
+			return -CR_EINVAL;
+		}
+	}
+	return -CR_ERANGE;	/* a cycle, or a longer chain than we follow */
+}
+
+/* A frame of the walk: its DIE, its depth, its call site. */
+struct link {
+	uint64_t die, low;
+	uint32_t depth;
+	uint8_t inlined;
+	uint64_t call_file, call_line, call_column;
+};
+
+static uint64_t konst(const struct val *v)
+{
+	return v->cls == V_CONST ? v->u : 0;
+}
+
+/*
+ * The walk (see info.h): depth is the nesting of the next DIE; skip >= 0:
+ * inside the children of a DIE at depth skip whose ranges miss pc.  1: done.
+ */
+static int walk_die(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t pc,
+		    struct link *ch, unsigned *n, unsigned *depth, int *skip)
+{
+	int ret, has = 0, hit = 0, jump = 0;
+	uint64_t low;
+
+	if ((ret = read_die(x, c, d)) < 0)
+		return ret;
+	if (ret > 0) {	/* the end of a list of children */
+		if (*depth == 0)
+			return 0;	/* padding after the unit's DIE */
+		--*depth;
+		if (*skip >= 0 && *depth <= (unsigned)*skip)
+			*skip = -1;
+		return *n && *depth <= ch[0].depth;	/* out of the subprogram */
+	}
+	if (*skip < 0 && *depth > 0 &&
+	    (d->tag == DW_TAG_subprogram || d->tag == DW_TAG_inlined_subroutine ||
+	     d->tag == DW_TAG_lexical_block)) {
+		if ((ret = die_pc(x, d, pc, &has, &hit, &low)) < 0)
+			return ret;
+		if (hit && (d->tag == DW_TAG_subprogram || (*n && d->tag != DW_TAG_lexical_block))) {
+			if (d->tag == DW_TAG_subprogram)
+				*n = 0;	/* a nested subprogram: the innermost wins */
+			if (*n == CR_DWINFO_MAX_FRAMES)
+				return -CR_ERANGE;
+			ch[*n].die = d->off;
+			ch[*n].low = low;
+			ch[*n].depth = *depth;
+			ch[*n].inlined = d->tag == DW_TAG_inlined_subroutine;
+			ch[*n].call_file = konst(&d->a[A_CALL_FILE]);
+			ch[*n].call_line = konst(&d->a[A_CALL_LINE]);
+			ch[*n].call_column = konst(&d->a[A_CALL_COLUMN]);
+			++*n;
+			if (!d->children && d->tag == DW_TAG_subprogram)
+				return 1;
+		}
+		jump = has && !hit;
+	} else {
+		jump = *skip >= 0;
+	}
+	if (!d->children)
+		return 0;
+	if (jump && d->a[A_SIBLING].cls == V_REF && d->a[A_SIBLING].u >= c->pos - x->src->info.lo &&
+	    d->a[A_SIBLING].u < x->cu.end) {
+		cr_skip(c, d->a[A_SIBLING].u - (c->pos - x->src->info.lo));
+		return 0;
+	}
+	if (jump && *skip < 0)
+		*skip = (int)*depth;
+	if (++*depth > CR_DWINFO_MAX_DEPTH)
+		return -CR_ERANGE;
+	return 0;
+}
+
+int cr_dwinfo_inlines(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu, uint64_t pc,
+		      struct cr_dwframe *f, unsigned cap, unsigned *n)
+{
+	const struct cr_dwsect *s = &src->info;
+	uint32_t cache[CR_DWINFO_ABBREV_CACHE];
+	struct link ch[CR_DWINFO_MAX_FRAMES];
+	struct cr_cursor c;
+	struct ctx x;
+	struct die d;
+	unsigned nch = 0, depth = 0, i;
+	int ret = 0, skip = -1;
+
+	if (!sect_ok(s) || cu->die < cu->off || cu->end > s->hi - s->lo || cu->die > cu->end)
+		return -CR_EINVAL;
+	memset(&x, 0, sizeof(x));
+	x.src = src;
+	x.cu = *cu;
+	x.cache = cache;
+	if ((ret = fill_cache(&x)) < 0)
+		return ret;
+	cr_cursor_init(&c, s->mem, s->lo + cu->die, s->lo + cu->end);
+	for (i = 0; i < CR_DWINFO_MAX_DIES && c.pos < c.end; i++) {
+		if ((ret = walk_die(&x, &c, &d, pc, ch, &nch, &depth, &skip)) < 0)
+			return ret;
+		if (ret > 0)
+			break;
+	}
+	if (i == CR_DWINFO_MAX_DIES)
+		return -CR_ERANGE;
+	if (ret == 0 && nch && depth > ch[0].depth)
+		return -CR_EINVAL;	/* the unit ends inside the subprogram: truncated */
+	if (nch == 0)
+		return -CR_ENOINFO;
+	if (nch > cap)
+		return -CR_ERANGE;
+	/* Names, innermost first; a reference may lead to another unit and back. */
+	for (i = 0; i < nch; i++) {
+		const struct link *l = &ch[nch - 1 - i];
+		struct cr_dwframe fr;
+
+		if (x.cu.off != cu->off) {
+			x.cu = *cu;
+			if ((ret = fill_cache(&x)) < 0)
+				return ret;
+		}
+		if ((ret = die_name(&x, &c, &d, l->die, &fr)) < 0)
+			return ret;
+		fr.die = l->die;
+		fr.low = l->low;
+		fr.inlined = l->inlined;
+		fr.call_file = l->call_file;
+		fr.call_line = l->call_line;
+		fr.call_column = l->call_column;
+		f[i] = fr;
+	}
+	*n = nch;
+	return 0;
+}
+
+int cr_dwinfo_str(const struct cr_dwstr *s, char *buf, size_t cap)
+{
+	struct cr_cursor c;
+	size_t n = 0;
+
+	if (cap == 0)
+		return -CR_ERANGE;
+	buf[0] = 0;
+	if (!s->sect)
+		return -CR_ENOINFO;
+	if (!sect_ok(s->sect) || s->pos < s->sect->lo)
+		return -CR_EINVAL;
+	cr_cursor_init(&c, s->sect->mem, s->pos, s->sect->hi);
+	for (;;) {
+		uint8_t b = cr_u8(&c);
+
+		if (c.err) {
+			buf[0] = 0;
+			return cerr(&c);
+		}
+		if (b == 0)
+			break;
+		if (n + 1 >= cap) {
+			buf[0] = 0;
+			return -CR_ERANGE;
+		}
+		buf[n++] = (char)b;
+	}
+	buf[n] = 0;
+	return 0;
+}

@@ -1,0 +1,594 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dwarf/info.c: hand-made .debug_abbrev/.debug_info/.debug_aranges/
+ * .debug_ranges/.debug_rnglists/.debug_addr/.debug_str(_offsets)/
+ * .debug_line_str of two units: DWARF 4 32-bit and DWARF 5 64-bit, every
+ * form (the ones we read and the ones we skip), abstract origins,
+ * specifications, a reference into another unit, low/high pairs and range
+ * lists of both versions, nested inlines; exact results out.  Malformed
+ * twins: every truncation of a unit, a reference out of its unit, an
+ * abbreviation code that does not exist, a cycle of references, nesting past
+ * the bound, unknown forms and unit types, every failing read.
+ */
+#include <stdlib.h>
+
+#include "../tap.h"
+#include "dwarf/info.h"
+#include "faultmem.h"
+
+#define INFO 0x10000ull
+#define ABBREV 0x20000ull
+#define ARANGES 0x30000ull
+#define RANGES 0x40000ull
+#define RNGLISTS 0x50000ull
+#define ADDR 0x60000ull
+#define STR 0x70000ull
+#define STROFF 0x80000ull
+#define LSTR 0x90000ull
+
+struct buf {
+	uint8_t b[8192];
+	size_t n;
+};
+
+static struct buf info, abbrev, aranges, ranges, rnglists, addr, str, stroff, lstr;
+static struct cr_mem mem[9];
+static struct cr_dwinfo_src src;
+
+static void put(struct buf *b, uint64_t v, unsigned size)
+{
+	memcpy(b->b + b->n, &v, size);	/* little-endian host */
+	b->n += size;
+}
+
+static void patch(struct buf *b, size_t at, uint64_t v, unsigned size)
+{
+	memcpy(b->b + at, &v, size);
+}
+
+static void uleb(struct buf *b, uint64_t v)
+{
+	do {
+		uint8_t byte = v & 0x7f;
+
+		v >>= 7;
+		b->b[b->n++] = byte | (v ? 0x80 : 0);
+	} while (v);
+}
+
+static void sleb(struct buf *b, int64_t v)
+{
+	for (;;) {
+		uint8_t byte = v & 0x7f;
+
+		v >>= 7;
+		if ((v == 0 && !(byte & 0x40)) || (v == -1 && (byte & 0x40))) {
+			b->b[b->n++] = byte;
+			return;
+		}
+		b->b[b->n++] = byte | 0x80;
+	}
+}
+
+static size_t cstr(struct buf *b, const char *s)
+{
+	size_t at = b->n;
+
+	memcpy(b->b + b->n, s, strlen(s) + 1);
+	b->n += strlen(s) + 1;
+	return at;
+}
+
+/* An abbreviation: code, tag, children, then (attribute, form) pairs up to 0, 0. */
+static void decl(uint64_t code, uint64_t tag, int children, const unsigned *spec)
+{
+	uleb(&abbrev, code);
+	uleb(&abbrev, tag);
+	put(&abbrev, children, 1);
+	for (; spec[0] || spec[1]; spec += 2) {
+		uleb(&abbrev, spec[0]);
+		uleb(&abbrev, spec[1]);
+		if (spec[1] == DW_FORM_implicit_const)
+			sleb(&abbrev, 5);	/* every implicit_const here is 5 */
+	}
+	uleb(&abbrev, 0);
+	uleb(&abbrev, 0);
+}
+
+static void map(void)
+{
+	struct buf *b[9] = { &info, &abbrev, &aranges, &ranges, &rnglists, &addr, &str, &stroff,
+			     &lstr };
+	uint64_t at[9] = { INFO, ABBREV, ARANGES, RANGES, RNGLISTS, ADDR, STR, STROFF, LSTR };
+	struct cr_dwsect *s[9] = { &src.info, &src.abbrev, &src.aranges, &src.ranges,
+				   &src.rnglists, &src.addr, &src.str, &src.str_offsets,
+				   &src.line_str };
+
+	for (int i = 0; i < 9; i++) {
+		cr_mem_buffer(&mem[i], at[i], b[i]->b, b[i]->n);
+		*s[i] = (struct cr_dwsect){ b[i]->n ? &mem[i] : NULL, at[i], at[i] + b[i]->n };
+	}
+}
+
+/* Offsets the checks use. */
+static size_t cu0, cu0_end, cu1, cu1_end, d_decl, d_spec, d_leaf, d_inl_origin, cu0_len_at;
+static size_t d_spec_ref, d_outer_code, cu2;
+
+#define A(...) ((const unsigned[]){ __VA_ARGS__, 0, 0 })
+
+/* Unit 0: DWARF 4, 32-bit, abbreviations at 0. */
+static void build_cu0(void)
+{
+	size_t sib, sib2, s_comp = cstr(&str, "/src"), s_link = cstr(&str, "_Z5innerv");
+
+	decl(1, DW_TAG_compile_unit, 1,
+	     A(DW_AT_name, DW_FORM_string, DW_AT_comp_dir, DW_FORM_strp, DW_AT_low_pc, DW_FORM_addr,
+	       DW_AT_high_pc, DW_FORM_data4, DW_AT_stmt_list, DW_FORM_sec_offset, DW_AT_language,
+	       DW_FORM_data1));
+	decl(2, DW_TAG_subprogram, 1,
+	     A(DW_AT_name, DW_FORM_string, DW_AT_low_pc, DW_FORM_addr, DW_AT_high_pc, DW_FORM_data8,
+	       DW_AT_sibling, DW_FORM_ref4));
+	decl(3, DW_TAG_subprogram, 0, A(DW_AT_name, DW_FORM_string, 0x20, DW_FORM_data1));
+	decl(4, DW_TAG_subprogram, 0,
+	     A(DW_AT_linkage_name, DW_FORM_strp, DW_AT_name, DW_FORM_string));
+	decl(5, DW_TAG_subprogram, 0, A(DW_AT_specification, DW_FORM_ref4));
+	decl(6, DW_TAG_inlined_subroutine, 1,
+	     A(DW_AT_abstract_origin, DW_FORM_ref4, DW_AT_low_pc, DW_FORM_addr, DW_AT_high_pc,
+	       DW_FORM_data4, DW_AT_call_file, DW_FORM_data1, DW_AT_call_line, DW_FORM_udata,
+	       DW_AT_call_column, DW_FORM_data2));
+	decl(7, DW_TAG_inlined_subroutine, 1,
+	     A(DW_AT_abstract_origin, DW_FORM_ref_udata, DW_AT_ranges, DW_FORM_sec_offset,
+	       DW_AT_call_file, DW_FORM_udata, DW_AT_call_line, DW_FORM_data2));
+	decl(8, DW_TAG_lexical_block, 1,
+	     A(DW_AT_low_pc, DW_FORM_addr, DW_AT_high_pc, DW_FORM_udata));
+	/* Every form we only skip, one DW_FORM_indirect among them. */
+	decl(9, 0x34, 0,
+	     A(0x40, DW_FORM_block1, 0x41, DW_FORM_block2, 0x42, DW_FORM_block4, 0x43,
+	       DW_FORM_block, 0x02, DW_FORM_exprloc, 0x44, DW_FORM_data16, 0x45, DW_FORM_flag,
+	       0x46, DW_FORM_flag_present, 0x1c, DW_FORM_sdata, 0x48, DW_FORM_ref_sig8, 0x49,
+	       DW_FORM_ref_sup4, 0x4a, DW_FORM_strp_sup, 0x4b, DW_FORM_ref_sup8, 0x4c,
+	       DW_FORM_loclistx, 0x4d, DW_FORM_indirect, 0x4e, DW_FORM_GNU_ref_alt, 0x4f,
+	       DW_FORM_GNU_strp_alt, 0x50, DW_FORM_ref1, 0x51, DW_FORM_ref2, 0x52, DW_FORM_ref8,
+	       0x53, DW_FORM_data2, 0x54, DW_FORM_data8, 0x55, DW_FORM_implicit_const, 0x56,
+	       DW_FORM_ref_addr));
+	uleb(&abbrev, 0);
+
+	cu0 = info.n;
+	cu0_len_at = info.n;
+	put(&info, 0, 4);	/* unit_length, patched */
+	put(&info, 4, 2);
+	put(&info, 0, 4);	/* debug_abbrev_offset */
+	put(&info, 8, 1);
+	uleb(&info, 1);
+	cstr(&info, "a.c");
+	put(&info, s_comp, 4);
+	put(&info, 0x1000, 8);
+	put(&info, 0x1000, 4);
+	put(&info, 0, 4);
+	put(&info, 0x04, 1);	/* DW_LANG_C_plus_plus */
+	d_decl = info.n;
+	uleb(&info, 4);
+	put(&info, s_link, 4);
+	cstr(&info, "inner");
+	d_spec = info.n;
+	uleb(&info, 5);
+	d_spec_ref = info.n;
+	put(&info, d_decl - cu0, 4);
+	d_leaf = info.n;
+	uleb(&info, 3);
+	cstr(&info, "leafname");
+	put(&info, 1, 1);
+	uleb(&info, 9);
+	put(&info, 2, 1), put(&info, 0xaaaa, 2);
+	put(&info, 1, 2), put(&info, 0xbb, 1);
+	put(&info, 3, 4), put(&info, 0xcccccc, 3);
+	uleb(&info, 1), put(&info, 0xdd, 1);
+	uleb(&info, 2), put(&info, 0x9c9c, 2);
+	put(&info, 1, 8), put(&info, 2, 8);
+	put(&info, 1, 1);
+	sleb(&info, -300);
+	put(&info, 7, 8);
+	put(&info, 7, 4);
+	put(&info, 7, 4);
+	put(&info, 7, 8);
+	uleb(&info, 300);
+	uleb(&info, DW_FORM_string), cstr(&info, "indirect");
+	put(&info, 9, 4);
+	put(&info, 9, 4);
+	put(&info, d_leaf - cu0, 1);
+	put(&info, d_leaf - cu0, 2);
+	put(&info, d_leaf - cu0, 8);
+	put(&info, 0xffff, 2);
+	put(&info, 0xffffffffffull, 8);
+	put(&info, d_leaf, 4);
+	d_outer_code = info.n;
+	uleb(&info, 2);
+	cstr(&info, "outer");
+	put(&info, 0x1100, 8);
+	put(&info, 0x100, 8);
+	sib = info.n;
+	put(&info, 0, 4);
+	uleb(&info, 8);
+	put(&info, 0x1100, 8);
+	uleb(&info, 0x80);
+	d_inl_origin = info.n + 1;
+	uleb(&info, 6);
+	put(&info, d_spec - cu0, 4);
+	put(&info, 0x1110, 8);
+	put(&info, 0x40, 4);
+	put(&info, 1, 1);
+	uleb(&info, 10);
+	put(&info, 3, 2);
+	uleb(&info, 7);
+	uleb(&info, d_leaf - cu0);
+	put(&info, 0, 4);	/* .debug_ranges offset 0 */
+	uleb(&info, 2);
+	put(&info, 20, 2);
+	uleb(&info, 0);	/* end of 7's children */
+	uleb(&info, 0);	/* end of 6's */
+	uleb(&info, 0);	/* end of 8's */
+	uleb(&info, 0);	/* end of outer's */
+	patch(&info, sib, info.n - cu0, 4);
+	uleb(&info, 2);
+	cstr(&info, "other");
+	put(&info, 0x1200, 8);
+	put(&info, 0x10, 8);
+	sib2 = info.n;
+	put(&info, 0, 4);
+	uleb(&info, 0);
+	patch(&info, sib2, info.n - cu0, 4);
+	uleb(&info, 0);	/* end of the unit's children */
+	cu0_end = info.n;
+	patch(&info, cu0_len_at, info.n - cu0 - 4, 4);
+
+	/* .debug_ranges: relative to the unit's low_pc, then a base selection. */
+	put(&ranges, 0x120, 8), put(&ranges, 0x124, 8);
+	put(&ranges, UINT64_MAX, 8), put(&ranges, 0x1000, 8);
+	put(&ranges, 0x130, 8), put(&ranges, 0x138, 8);
+	put(&ranges, 0, 8), put(&ranges, 0, 8);
+
+	/* .debug_aranges: unit 0 only, version 2, 32-bit, tuples aligned to 16. */
+	put(&aranges, 44, 4);
+	put(&aranges, 2, 2);
+	put(&aranges, cu0, 4);
+	put(&aranges, 8, 1);
+	put(&aranges, 0, 1);
+	put(&aranges, 0, 4);
+	put(&aranges, 0x1000, 8), put(&aranges, 0x1000, 8);
+	put(&aranges, 0, 8), put(&aranges, 0, 8);
+}
+
+/* Unit 1: DWARF 5, 64-bit, its own abbreviation table. */
+static void build_cu1(void)
+{
+	size_t tab = abbrev.n, s_name = cstr(&str, "v5.c"), s_f5 = cstr(&str, "f5"),
+	       s_deep = cstr(&str, "_Z4deepv"), l_comp = cstr(&lstr, "/v5"), len_at, deep_ref, d5;
+
+	decl(1, DW_TAG_compile_unit, 1,
+	     A(DW_AT_name, DW_FORM_strx1, DW_AT_comp_dir, DW_FORM_line_strp, DW_AT_low_pc,
+	       DW_FORM_addrx, DW_AT_high_pc, DW_FORM_data4, DW_AT_stmt_list, DW_FORM_sec_offset,
+	       DW_AT_str_offsets_base, DW_FORM_sec_offset, DW_AT_addr_base, DW_FORM_sec_offset,
+	       DW_AT_rnglists_base, DW_FORM_sec_offset, DW_AT_language, DW_FORM_data2));
+	decl(2, DW_TAG_subprogram, 1,
+	     A(DW_AT_name, DW_FORM_strx2, DW_AT_low_pc, DW_FORM_addrx1, DW_AT_high_pc, DW_FORM_data4));
+	decl(3, DW_TAG_inlined_subroutine, 1,
+	     A(DW_AT_abstract_origin, DW_FORM_ref_addr, DW_AT_ranges, DW_FORM_rnglistx,
+	       DW_AT_call_file, DW_FORM_implicit_const, DW_AT_call_line, DW_FORM_data1));
+	decl(4, DW_TAG_inlined_subroutine, 0,
+	     A(DW_AT_abstract_origin, DW_FORM_ref2, DW_AT_low_pc, DW_FORM_addrx2, DW_AT_high_pc,
+	       DW_FORM_addr, DW_AT_call_file, DW_FORM_data1, DW_AT_call_line, DW_FORM_data1));
+	decl(5, DW_TAG_subprogram, 0,
+	     A(DW_AT_MIPS_linkage_name, DW_FORM_strx4, DW_AT_name, DW_FORM_strx3));
+	uleb(&abbrev, 0);
+
+	cu1 = info.n;
+	put(&info, 0xffffffff, 4);
+	len_at = info.n;
+	put(&info, 0, 8);
+	put(&info, 5, 2);
+	put(&info, DW_UT_compile, 1);
+	put(&info, 8, 1);
+	put(&info, tab, 8);
+	uleb(&info, 1);
+	put(&info, 0, 1);	/* strx1 0 */
+	put(&info, l_comp, 8);
+	uleb(&info, 0);	/* addrx 0 */
+	put(&info, 0x1000, 4);
+	put(&info, 0x40, 8);
+	put(&info, 16, 8);
+	put(&info, 16, 8);
+	put(&info, 20, 8);
+	put(&info, 0x21, 2);	/* DW_LANG_C_plus_plus_14 */
+	uleb(&info, 2);
+	put(&info, 1, 2);
+	put(&info, 1, 1);
+	put(&info, 0x100, 4);
+	uleb(&info, 3);
+	put(&info, d_leaf, 8);
+	uleb(&info, 0);
+	put(&info, 7, 1);
+	uleb(&info, 4);
+	deep_ref = info.n;
+	put(&info, 0, 2);
+	put(&info, 2, 2);
+	put(&info, 0x4160, 8);
+	put(&info, 1, 1);
+	put(&info, 8, 1);
+	uleb(&info, 0);	/* end of 3's children */
+	uleb(&info, 0);	/* end of 2's */
+	d5 = info.n;
+	patch(&info, deep_ref, d5 - cu1, 2);
+	uleb(&info, 5);
+	put(&info, 2, 4);
+	put(&info, 1, 3);
+	uleb(&info, 0);
+	cu1_end = info.n;
+	patch(&info, len_at, info.n - len_at - 8, 8);
+
+	/* 64-bit section headers: .debug_str_offsets 16 bytes, .debug_addr 16, .debug_rnglists 20. */
+	put(&stroff, 0xffffffff, 4), put(&stroff, 0, 8), put(&stroff, 5, 2), put(&stroff, 0, 2);
+	put(&stroff, s_name, 8), put(&stroff, s_f5, 8), put(&stroff, s_deep, 8);
+	put(&addr, 0xffffffff, 4), put(&addr, 0, 8), put(&addr, 5, 2), put(&addr, 8, 1);
+	put(&addr, 0, 1);
+	put(&addr, 0x4000, 8), put(&addr, 0x4100, 8), put(&addr, 0x4150, 8);
+	put(&rnglists, 0xffffffff, 4), put(&rnglists, 0, 8), put(&rnglists, 5, 2);
+	put(&rnglists, 8, 1), put(&rnglists, 0, 1), put(&rnglists, 1, 4);
+	put(&rnglists, 8, 8);	/* list 0 at rnglists_base + 8 */
+	put(&rnglists, DW_RLE_base_addressx, 1), uleb(&rnglists, 0);
+	put(&rnglists, DW_RLE_offset_pair, 1), uleb(&rnglists, 0x140), uleb(&rnglists, 0x148);
+	put(&rnglists, DW_RLE_startx_length, 1), uleb(&rnglists, 2), uleb(&rnglists, 0x10);
+	put(&rnglists, DW_RLE_startx_endx, 1), uleb(&rnglists, 1), uleb(&rnglists, 1);
+	put(&rnglists, DW_RLE_start_end, 1), put(&rnglists, 0x4170, 8), put(&rnglists, 0x4178, 8);
+	put(&rnglists, DW_RLE_base_address, 1), put(&rnglists, 0x4000, 8);
+	put(&rnglists, DW_RLE_start_length, 1), put(&rnglists, 0x4180, 8), uleb(&rnglists, 4);
+	put(&rnglists, DW_RLE_end_of_list, 1);
+}
+
+/* Unit 2: DWARF 4, nesting deeper than the bound, at pc 0x8000. */
+static void build_cu2(void)
+{
+	size_t tab = abbrev.n, len_at;
+
+	decl(1, DW_TAG_compile_unit, 1, A(DW_AT_low_pc, DW_FORM_addr, DW_AT_high_pc, DW_FORM_data1));
+	decl(2, DW_TAG_subprogram, 1,
+	     A(DW_AT_name, DW_FORM_string, DW_AT_low_pc, DW_FORM_addr, DW_AT_high_pc, DW_FORM_data1));
+	decl(3, DW_TAG_lexical_block, 1, A(0x40, DW_FORM_flag_present));
+	uleb(&abbrev, 0);
+	cu2 = info.n;
+	len_at = info.n;
+	put(&info, 0, 4);
+	put(&info, 4, 2);
+	put(&info, tab, 4);
+	put(&info, 8, 1);
+	uleb(&info, 1);
+	put(&info, 0x8000, 8), put(&info, 0x10, 1);
+	uleb(&info, 2);
+	cstr(&info, "deep");
+	put(&info, 0x8000, 8), put(&info, 0x10, 1);
+	for (int i = 0; i < CR_DWINFO_MAX_DEPTH; i++)
+		uleb(&info, 3);
+	for (int i = 0; i < CR_DWINFO_MAX_DEPTH + 2; i++)
+		uleb(&info, 0);
+	patch(&info, len_at, info.n - len_at - 4, 4);
+}
+
+static struct cr_dwframe fr[16];
+static unsigned nfr;
+static char name[64];
+
+static const char *nm(unsigned i)
+{
+	if (cr_dwinfo_str(&fr[i].name, name, sizeof(name)) < 0)
+		return "(none)";
+	return name;
+}
+
+/* The chain at pc as "name@file:line,col name@... outer". */
+static int chain(uint64_t cu_off, uint64_t pc, char *out, size_t cap)
+{
+	struct cr_dwcu cu;
+	int ret;
+	size_t n = 0;
+
+	out[0] = 0;
+	if ((ret = cr_dwinfo_unit(&src, cu_off, &cu)) < 0 ||
+	    (ret = cr_dwinfo_inlines(&src, &cu, pc, fr, 16, &nfr)) < 0)
+		return ret;
+	for (unsigned i = 0; i < nfr; i++) {
+		if (fr[i].inlined)
+			n += (size_t)snprintf(out + n, cap - n, "%s@%" PRIu64 ":%" PRIu64 ",%" PRIu64 " ",
+					      nm(i), fr[i].call_file, fr[i].call_line,
+					      fr[i].call_column);
+		else
+			n += (size_t)snprintf(out + n, cap - n, "%s", nm(i));
+	}
+	return 0;
+}
+
+static void check_chain(uint64_t cu_off, uint64_t pc, const char *want, const char *what)
+{
+	char got[256];
+	int ret = chain(cu_off, pc, got, sizeof(got));
+
+	if (ret < 0)
+		snprintf(got, sizeof(got), "error %d", ret);
+	tap_is_str(got, want, what);
+}
+
+static void units(void)
+{
+	struct cr_dwcu cu;
+	char s[64];
+	uint64_t off;
+
+	tap_is_i64(cr_dwinfo_unit(&src, cu0, &cu), 0, "v4 unit: parsed");
+	tap_ok(cu.version == 4 && cu.offsize == 4 && cu.addr_size == 8 && cu.die == cu0 + 11 &&
+		       cu.end == cu0_end && cu.tag == DW_TAG_compile_unit,
+	       "v4 unit: header (version, 32-bit, address size, first DIE, end)");
+	tap_ok(cu.low_pc == 0x1000 && cu.stmt_list == 0 && cu.language == 4 &&
+		       cu.has == (CR_DWCU_STMT_LIST | CR_DWCU_LOW_PC | CR_DWCU_LANGUAGE),
+	       "v4 unit: low_pc, stmt_list, language, which are present");
+	cr_dwinfo_str(&cu.name, s, sizeof(s));
+	tap_is_str(s, "a.c", "v4 unit: DW_AT_name (DW_FORM_string)");
+	cr_dwinfo_str(&cu.comp_dir, s, sizeof(s));
+	tap_is_str(s, "/src", "v4 unit: DW_AT_comp_dir (DW_FORM_strp)");
+
+	tap_is_i64(cr_dwinfo_unit(&src, cu1, &cu), 0, "v5 64-bit unit: parsed");
+	tap_ok(cu.version == 5 && cu.offsize == 8 && cu.unit_type == DW_UT_compile &&
+		       cu.die == cu1 + 24 && cu.end == cu1_end,
+	       "v5 64-bit unit: header");
+	tap_ok(cu.low_pc == 0x4000 && cu.stmt_list == 0x40 && cu.language == 0x21 &&
+		       cu.str_offsets_base == 16 && cu.addr_base == 16 && cu.rnglists_base == 20 &&
+		       cu.has == 0x3f,
+	       "v5 unit: low_pc (DW_FORM_addrx), stmt_list, bases, language");
+	cr_dwinfo_str(&cu.name, s, sizeof(s));
+	tap_is_str(s, "v5.c", "v5 unit: DW_AT_name (DW_FORM_strx1 through str_offsets)");
+	cr_dwinfo_str(&cu.comp_dir, s, sizeof(s));
+	tap_is_str(s, "/v5", "v5 unit: DW_AT_comp_dir (DW_FORM_line_strp)");
+
+	off = 99;
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x1122, &off), 0, "find_cu 0x1122: found");
+	tap_is_u64(off, cu0, "find_cu 0x1122: unit 0 (from .debug_aranges)");
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x4155, &off), 0, "find_cu 0x4155: found");
+	tap_is_u64(off, cu1, "find_cu 0x4155: unit 1 (aranges miss: the units' ranges)");
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x3000, &off), -CR_ENOINFO, "find_cu 0x3000: none");
+	src.aranges.mem = NULL;
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x1fff, &off), 0, "no aranges: find_cu 0x1fff found");
+	tap_is_u64(off, cu0, "no aranges: unit 0 by its low_pc/high_pc");
+	map();
+}
+
+static void chains(void)
+{
+	check_chain(cu0, 0x1122, "leafname@2:20,0 _Z5innerv@1:10,3 outer",
+		    "v4 0x1122: two inlines (ranges, low/high) in a lexical block");
+	check_chain(cu0, 0x1134, "leafname@2:20,0 _Z5innerv@1:10,3 outer",
+		    "v4 0x1134: the range after a base address selection");
+	check_chain(cu0, 0x1128, "_Z5innerv@1:10,3 outer", "v4 0x1128: between the ranges");
+	check_chain(cu0, 0x1105, "outer", "v4 0x1105: in the block, no inline");
+	check_chain(cu0, 0x1205, "other", "v4 0x1205: the next subprogram (after a sibling jump)");
+	check_chain(cu0, 0x1300, "error -2", "v4 0x1300: in the unit, no subprogram: -CR_ENOINFO");
+	check_chain(cu1, 0x4145, "leafname@5:7,0 f5",
+		    "v5 0x4145: ref_addr into unit 0, rnglistx offset_pair, implicit_const");
+	check_chain(cu1, 0x4155, "_Z4deepv@1:8,0 leafname@5:7,0 f5",
+		    "v5 0x4155: startx_length, addrx2/addr high, MIPS linkage strx4");
+	check_chain(cu1, 0x4174, "leafname@5:7,0 f5", "v5 0x4174: start_end");
+	check_chain(cu1, 0x4183, "leafname@5:7,0 f5", "v5 0x4183: start_length after base_address");
+	check_chain(cu1, 0x4168, "f5", "v5 0x4168: no range of the inline holds it");
+	tap_ok(chain(cu1, 0x4155, name, sizeof(name)) == 0 && fr[0].linkage && !fr[1].linkage &&
+		       fr[0].low == 0x4150 && fr[1].low == 0x4140 && fr[2].low == 0x4100 &&
+		       fr[0].inlined && !fr[2].inlined,
+	       "v5 0x4155: linkage flags, low addresses, inlined flags");
+	check_chain(cu2, 0x8001, "error -4", "nesting past CR_DWINFO_MAX_DEPTH: -CR_ERANGE");
+	tap_is_i64(cr_dwinfo_inlines(&src, &(struct cr_dwcu){ .end = 1u << 30 }, 0x1122, fr, 2,
+				     &nfr),
+		   -CR_EINVAL, "a unit past the section: -CR_EINVAL");
+}
+
+/* Each test below changes a byte or two of a copy and restores it. */
+static void malformed(void)
+{
+	struct buf save = info;
+	struct cr_dwcu cu;
+	char got[256];
+	unsigned bad = 0, right = 0;
+	struct faultmem fm;
+	unsigned long fail_at;
+	int ret;
+
+	/* Every truncation of unit 0 (its length lowered to match): an error, or the answer. */
+	for (size_t len = 0; len < cu0_end - cu0; len++) {
+		info.n = cu0 + len;
+		if (len >= 4)
+			patch(&info, cu0_len_at, len - 4, 4);
+		map();
+		ret = chain(cu0, 0x1122, got, sizeof(got));
+		if (ret == 0 && strcmp(got, "leafname@2:20,0 _Z5innerv@1:10,3 outer") == 0)
+			right++;
+		else if (ret != -CR_EINVAL && ret != -CR_ENOINFO && ++bad < 4)
+			printf("#   length %zu: %d %s\n", len, ret, got);
+	}
+	info = save;
+	map();
+	tap_ok(bad == 0, "every truncation of unit 0: -CR_EINVAL/-CR_ENOINFO or the right answer");
+	printf("# %u truncations answer right\n", right);
+	tap_ok(right == 29, "   ...right only when cut past outer (29 bytes of other and the end)");
+	for (size_t len = 0, b2 = 0; len < cu1_end - cu1; len++) {
+		info.n = cu1 + len;
+		map();
+		ret = chain(cu1, 0x4155, got, sizeof(got));
+		b2 += ret == 0 || (ret != -CR_EINVAL && ret != -CR_ENOINFO);
+		if (len == cu1_end - cu1 - 1)
+			tap_ok(b2 == 0, "every truncation of unit 1 (64-bit length kept): -CR_EINVAL");
+	}
+	info = save;
+	map();
+
+	patch(&info, d_inl_origin, 0x7fffffff, 4);
+	check_chain(cu0, 0x1122, "error -3", "abstract_origin out of the unit: -CR_EINVAL");
+	info = save;
+	patch(&info, d_spec_ref, d_spec - cu0, 4);
+	check_chain(cu0, 0x1128, "error -4", "a specification that refers to itself: -CR_ERANGE");
+	info = save;
+	patch(&info, d_spec_ref, d_outer_code - cu0 - 1, 4);
+	check_chain(cu0, 0x1128, "error -3", "a reference into the middle of a DIE: -CR_EINVAL");
+	info = save;
+	info.b[d_outer_code] = 0x63;
+	check_chain(cu0, 0x1122, "error -3", "abbreviation code 99 that does not exist: -CR_EINVAL");
+	info = save;
+	map();
+	info.b[cu0 + 4] = 6;
+	tap_is_i64(cr_dwinfo_unit(&src, cu0, &cu), -CR_EINVAL, "version 6: -CR_EINVAL");
+	info = save;
+	info.b[cu1 + 14] = DW_UT_type;
+	tap_is_i64(cr_dwinfo_unit(&src, cu1, &cu), -CR_ENOSYS, "a type unit: -CR_ENOSYS");
+	info.b[cu1 + 14] = 0x80;
+	tap_is_i64(cr_dwinfo_unit(&src, cu1, &cu), -CR_EINVAL, "unit type 0x80: -CR_EINVAL");
+	info = save;
+	info.b[cu0 + 10] = 9;
+	tap_is_i64(cr_dwinfo_unit(&src, cu0, &cu), -CR_EINVAL, "address size 9: -CR_EINVAL");
+	info = save;
+	abbrev.b[4] = 0x7f;	/* unit 0's first DIE: DW_AT_name in form 0x7f */
+	tap_is_i64(cr_dwinfo_unit(&src, cu0, &cu), -CR_EINVAL, "unknown form 0x7f: -CR_EINVAL");
+	abbrev.b[4] = DW_FORM_string;
+	src.str.hi = src.str.lo + 3;	/* "/src" unterminated */
+	cr_dwinfo_unit(&src, cu0, &cu);
+	tap_is_i64(cr_dwinfo_str(&cu.comp_dir, got, sizeof(got)), -CR_EINVAL,
+		   "a string not terminated in its section: -CR_EINVAL");
+	map();
+	cr_dwinfo_unit(&src, cu0, &cu);
+	tap_is_i64(cr_dwinfo_str(&cu.comp_dir, got, 4), -CR_ERANGE, "a string longer than cap-1");
+	tap_is_i64(cr_dwinfo_str(&(struct cr_dwstr){ NULL, 0 }, got, 4), -CR_ENOINFO, "no string");
+	tap_is_i64(cr_dwinfo_inlines(&src, &cu, 0x1122, fr, 2, &nfr), -CR_ERANGE,
+		   "three frames, room for two: -CR_ERANGE");
+
+	/* Every failing read of .debug_info: -CR_EFAULT or the answer. */
+	bad = 0;
+	for (fail_at = 1; fail_at < 200; fail_at++) {
+		unsigned long n = fail_at;
+		struct cr_dwsect keep = src.info;
+
+		src.info.mem = faultmem_init(&fm, &mem[0], &n);
+		ret = chain(cu1, 0x4155, got, sizeof(got));
+		src.info = keep;
+		if ((ret == 0 ? strcmp(got, "_Z4deepv@1:8,0 leafname@5:7,0 f5") != 0
+			      : ret != -CR_EFAULT) &&
+		    ++bad < 4)
+			printf("#   read %lu: %d %s\n", fail_at, ret, got);
+		if (ret == 0 && n > 0)
+			break;	/* fewer reads than fail_at */
+	}
+	tap_ok(bad == 0 && fail_at < 200, "every failing read: -CR_EFAULT, else the answer");
+}
+
+int main(void)
+{
+	build_cu0();
+	build_cu1();
+	build_cu2();
+	map();
+	units();
+	chains();
+	malformed();
+	return tap_done();
+}
