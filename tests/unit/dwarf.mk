@@ -2,8 +2,6 @@
 # sections (libcrash/inflate.c), .debug_line (libcrash/dwarf/line.c) and
 # .debug_info's units and inlined frames (libcrash/dwarf/info.c); their unit
 # tests, the drivers of the data-driven checks against zlib and addr2line.
-libcrash_symbols_la_SOURCES += libcrash/inflate.c libcrash/inflate.h libcrash/dwarf/line.c \
-	libcrash/dwarf/line.h libcrash/dwarf/dwarf.h libcrash/dwarf/info.c libcrash/dwarf/info.h
 
 DWARF_UNIT = tests/unit/t-inflate tests/unit/t-dwarf-line tests/unit/t-dwarf-info
 check_PROGRAMS += $(DWARF_UNIT) tests/unit/inflate-cli tests/unit/dwarf-line-cli \
