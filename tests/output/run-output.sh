@@ -324,7 +324,10 @@ for ((p = 0; p < 50; p++)); do
 	together 2 "$TMPD/pair.$p" CRASH_OUTPUT="$shared" LD_PRELOAD="$LIBCRASH" -- "$HELPER"
 done
 is "$(verdicts "$TMPD"/pair.*.[01].out)" "100 $SEGV" "50 pairs crashing together: 100 died by SIGSEGV"
-read -r nrep inter shapes < <(parse_reports "$shared")
+# Not "read < <(parse_reports ...)": a process substitution is not waited for, and its
+# sort of $shared.pids would still be running when the pids are compared below.
+parse_reports "$shared" >"$TMPD/shared.parsed"
+read -r nrep inter shapes <"$TMPD/shared.parsed"
 echo "# one file, 50 pairs: $nrep reports, $inter interleavings, $shapes of another shape"
 is "$nrep" 100 "one file, 50 pairs at once: 100 reports"
 is "$inter" 0 "one file, 50 pairs at once: 0 interleavings (each report's lines together)"
