@@ -16,6 +16,9 @@
  *                        readable (everyone released at once), then SIGSEGV
  *   seccomp CALL         trap getpid, openat or write with a seccomp filter
  *                        (SECCOMP_RET_TRAP), then SIGSEGV; exit 77 without seccomp
+ *   fdpass SOCK          send SOCK a datagram with no payload and a memfd
+ *                        (SCM_RIGHTS), as libcrash does for a long report: a
+ *                        probe of the kernel (or emulator) the test runs on
  *
  * outhelper-linked (-DOUTHELPER_LINKED) is linked with libcrash and calls
  * crash_install(NULL) first thing in main, as a daemon that links it would.
@@ -32,7 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <unistd.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -242,6 +247,35 @@ static int seccomp_segv(const char *call)
 	return 1;
 }
 
+/* A memfd holding one journal field, passed with an empty payload. */
+static int fdpass(const char *path)
+{
+	static const char field[] = "MESSAGE=fdpass probe\n";
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(sizeof(int))];
+	} c;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct msghdr m = { 0 };
+	int fd = (int)syscall(SYS_memfd_create, "probe", 0), sock = socket(AF_UNIX, SOCK_DGRAM, 0);
+
+	if (fd < 0 || sock < 0 || write(fd, field, sizeof(field) - 1) != sizeof(field) - 1)
+		return fail("memfd");
+	strncpy(sa.sun_path, path, sizeof(sa.sun_path) - 1);
+	memset(&c, 0, sizeof(c));
+	c.h.cmsg_level = SOL_SOCKET;
+	c.h.cmsg_type = SCM_RIGHTS;
+	c.h.cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(&c.h), &fd, sizeof(int));
+	m.msg_name = &sa;
+	m.msg_namelen = sizeof(sa);
+	m.msg_control = &c;
+	m.msg_controllen = sizeof(c);
+	if (sendmsg(sock, &m, 0) < 0)
+		return fail("sendmsg");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -270,6 +304,8 @@ int main(int argc, char **argv)
 		return wait_segv(argv[2], argv[3]);
 	if (strcmp(mode, "seccomp") == 0 && argc == 3)
 		return seccomp_segv(argv[2]);
+	if (strcmp(mode, "fdpass") == 0 && argc == 3)
+		return fdpass(argv[2]);
 	fprintf(stderr, "usage: outhelper exit | fill-segv | daemon DATA | daemon-dup2 DATA REPORT |"
 			" winch | wait-segv GO READY | seccomp getpid|openat|write\n");
 	return 2;
