@@ -347,9 +347,9 @@ int cr_dm_q_literal(struct cr_demangle_ws *w, struct cr_dm_frame *f, struct cr_d
 	uint16_t dc = f->node, t = N(w, dc)->a, v = N(w, dc)->b;
 	int tp = kind(w, t) == CR_DM_BUILTIN ? cr_dm_builtin[N(w, t)->a].print : CR_DM_PR_DEFAULT;
 	int neg = N(w, dc)->flag;
-	static const char *const suffix[] = { [CR_DM_PR_UNSIGNED] = "u", [CR_DM_PR_LONG] = "l",
-					      [CR_DM_PR_ULONG] = "ul", [CR_DM_PR_LLONG] = "ll",
-					      [CR_DM_PR_ULLONG] = "ull" };
+	static const char suffix[][4] = { [CR_DM_PR_UNSIGNED] = "u", [CR_DM_PR_LONG] = "l",
+					  [CR_DM_PR_ULONG] = "ul", [CR_DM_PR_LLONG] = "ll",
+					  [CR_DM_PR_ULLONG] = "ull" };
 
 	switch (f->phase) {
 	case 0:
@@ -366,7 +366,7 @@ int cr_dm_q_literal(struct cr_demangle_ws *w, struct cr_dm_frame *f, struct cr_d
 		cr_dm_putc(o, '(');
 		CALL(61, CR_DM_Q_COMP, t, 0);
 	case 60:
-		if (suffix[tp])
+		if (suffix[tp][0])
 			cr_dm_puts(o, suffix[tp]);
 		return cr_dm_done(w, f, o);
 	case 61:

@@ -29,41 +29,74 @@
 
 #include "str.h"
 
-const char *const cr_dm_text[CR_DM_T_COUNT] = {
-	[CR_DM_T_NONE] = "",
-	[CR_DM_T_STD] = "std",
-	[CR_DM_T_ANON] = "(anonymous namespace)",
-	[CR_DM_T_STRING_LITERAL] = "string literal",
-	[CR_DM_T_AUTO] = "auto",
-	[CR_DM_T_DECLTYPE_AUTO] = "decltype(auto)",
-	[CR_DM_T_ALLOCATOR] = "std::allocator",
-	[CR_DM_T_ALLOCATOR_S] = "allocator",
-	[CR_DM_T_BASIC_STRING] = "std::basic_string",
-	[CR_DM_T_BASIC_STRING_S] = "basic_string",
-	[CR_DM_T_STRING] = "std::basic_string<char, std::char_traits<char>, std::allocator<char> >",
-	[CR_DM_T_ISTREAM] = "std::basic_istream<char, std::char_traits<char> >",
-	[CR_DM_T_ISTREAM_S] = "basic_istream",
-	[CR_DM_T_OSTREAM] = "std::basic_ostream<char, std::char_traits<char> >",
-	[CR_DM_T_OSTREAM_S] = "basic_ostream",
-	[CR_DM_T_IOSTREAM] = "std::basic_iostream<char, std::char_traits<char> >",
-	[CR_DM_T_IOSTREAM_S] = "basic_iostream",
-	[CR_DM_T_VTABLE] = "vtable for ",
-	[CR_DM_T_VTT] = "VTT for ",
-	[CR_DM_T_TYPEINFO] = "typeinfo for ",
-	[CR_DM_T_TYPEINFO_NAME] = "typeinfo name for ",
-	[CR_DM_T_TYPEINFO_FN] = "typeinfo fn for ",
-	[CR_DM_T_JAVA_CLASS] = "java Class for ",
-	[CR_DM_T_TLS_INIT] = "TLS init function for ",
-	[CR_DM_T_TLS_WRAPPER] = "TLS wrapper function for ",
-	[CR_DM_T_TPARM_OBJ] = "template parameter object for ",
-	[CR_DM_T_THUNK] = "non-virtual thunk to ",
-	[CR_DM_T_VTHUNK] = "virtual thunk to ",
-	[CR_DM_T_COVTHUNK] = "covariant return thunk to ",
-	[CR_DM_T_GUARD] = "guard variable for ",
-	[CR_DM_T_HIDDEN_ALIAS] = "hidden alias for ",
-	[CR_DM_T_TXCLONE] = "transaction clone for ",
-	[CR_DM_T_NONTXCLONE] = "non-transaction clone for ",
+/*
+ * The fixed texts (CR_DM_T_*), in one blob with no pointers (demangle-int.h
+ * says why): each text is a member of struct texts named after its index,
+ * so the compiler lays the blob out and computes the offsets.  All of them
+ * are there, once each: the count below, -Woverride-init.
+ */
+#define TEXTS(X)                                                                                   \
+	X(CR_DM_T_NONE, "")                                                                        \
+	X(CR_DM_T_STD, "std")                                                                      \
+	X(CR_DM_T_ANON, "(anonymous namespace)")                                                   \
+	X(CR_DM_T_STRING_LITERAL, "string literal")                                                \
+	X(CR_DM_T_AUTO, "auto")                                                                    \
+	X(CR_DM_T_DECLTYPE_AUTO, "decltype(auto)")                                                 \
+	X(CR_DM_T_ALLOCATOR, "std::allocator")                                                     \
+	X(CR_DM_T_ALLOCATOR_S, "allocator")                                                        \
+	X(CR_DM_T_BASIC_STRING, "std::basic_string")                                               \
+	X(CR_DM_T_BASIC_STRING_S, "basic_string")                                                  \
+	X(CR_DM_T_STRING,                                                                          \
+	  "std::basic_string<char, std::char_traits<char>, std::allocator<char> >")                \
+	X(CR_DM_T_ISTREAM, "std::basic_istream<char, std::char_traits<char> >")                    \
+	X(CR_DM_T_ISTREAM_S, "basic_istream")                                                      \
+	X(CR_DM_T_OSTREAM, "std::basic_ostream<char, std::char_traits<char> >")                    \
+	X(CR_DM_T_OSTREAM_S, "basic_ostream")                                                      \
+	X(CR_DM_T_IOSTREAM, "std::basic_iostream<char, std::char_traits<char> >")                  \
+	X(CR_DM_T_IOSTREAM_S, "basic_iostream")                                                    \
+	X(CR_DM_T_VTABLE, "vtable for ")                                                           \
+	X(CR_DM_T_VTT, "VTT for ")                                                                 \
+	X(CR_DM_T_TYPEINFO, "typeinfo for ")                                                       \
+	X(CR_DM_T_TYPEINFO_NAME, "typeinfo name for ")                                             \
+	X(CR_DM_T_TYPEINFO_FN, "typeinfo fn for ")                                                 \
+	X(CR_DM_T_JAVA_CLASS, "java Class for ")                                                   \
+	X(CR_DM_T_TLS_INIT, "TLS init function for ")                                              \
+	X(CR_DM_T_TLS_WRAPPER, "TLS wrapper function for ")                                        \
+	X(CR_DM_T_TPARM_OBJ, "template parameter object for ")                                     \
+	X(CR_DM_T_THUNK, "non-virtual thunk to ")                                                  \
+	X(CR_DM_T_VTHUNK, "virtual thunk to ")                                                     \
+	X(CR_DM_T_COVTHUNK, "covariant return thunk to ")                                          \
+	X(CR_DM_T_GUARD, "guard variable for ")                                                    \
+	X(CR_DM_T_HIDDEN_ALIAS, "hidden alias for ")                                               \
+	X(CR_DM_T_TXCLONE, "transaction clone for ")                                               \
+	X(CR_DM_T_NONTXCLONE, "non-transaction clone for ")
+
+static const struct texts {
+#define MEMBER(i, s) char i[sizeof(s)];
+	TEXTS(MEMBER)
+#undef MEMBER
+} texts = {
+#define INIT(i, s) s,
+	TEXTS(INIT)
+#undef INIT
 };
+
+static const uint16_t text_at[CR_DM_T_COUNT] = {
+#define OFFSET(i, s) [i] = offsetof(struct texts, i),
+	TEXTS(OFFSET)
+#undef OFFSET
+};
+
+#define ONE(i, s) +1
+_Static_assert(0 TEXTS(ONE) == CR_DM_T_COUNT, "a text for each CR_DM_T_*");
+_Static_assert(sizeof(struct texts) <= UINT16_MAX, "offsets fit text_at[]");
+#undef ONE
+#undef TEXTS
+
+static const char *text(unsigned i)
+{
+	return (const char *)&texts + text_at[i];
+}
 
 const struct cr_dm_builtin cr_dm_builtin[CR_DM_B_COUNT] = {
 	{ "signed char", CR_DM_PR_DEFAULT },
@@ -76,17 +109,17 @@ const struct cr_dm_builtin cr_dm_builtin[CR_DM_B_COUNT] = {
 	{ "unsigned char", CR_DM_PR_DEFAULT },
 	{ "int", CR_DM_PR_INT },
 	{ "unsigned int", CR_DM_PR_UNSIGNED },
-	{ NULL, 0 },
+	{ "", 0 },
 	{ "long", CR_DM_PR_LONG },
 	{ "unsigned long", CR_DM_PR_ULONG },
 	{ "__int128", CR_DM_PR_DEFAULT },
 	{ "unsigned __int128", CR_DM_PR_DEFAULT },
-	{ NULL, 0 },
-	{ NULL, 0 },
-	{ NULL, 0 },
+	{ "", 0 },
+	{ "", 0 },
+	{ "", 0 },
 	{ "short", CR_DM_PR_DEFAULT },
 	{ "unsigned short", CR_DM_PR_DEFAULT },
-	{ NULL, 0 },
+	{ "", 0 },
 	{ "void", CR_DM_PR_VOID },
 	{ "wchar_t", CR_DM_PR_DEFAULT },
 	{ "long long", CR_DM_PR_LLONG },
@@ -269,7 +302,7 @@ static int q_comp(struct cr_demangle_ws *w, struct cr_dm_frame *f, struct cr_dm_
 		return cr_dm_done(w, f, o);
 	case CR_DM_STR:
 	case CR_DM_SUBSTD:
-		cr_dm_puts(o, cr_dm_text[x->a]);
+		cr_dm_puts(o, text(x->a));
 		return cr_dm_done(w, f, o);
 	case CR_DM_BUILTIN:
 		cr_dm_puts(o, cr_dm_builtin[x->a].name);
@@ -368,7 +401,7 @@ static int q_comp(struct cr_demangle_ws *w, struct cr_dm_frame *f, struct cr_dm_
 			return cr_dm_done(w, f, o);
 		}
 		if (x->kind == CR_DM_SPECIAL)
-			cr_dm_puts(o, cr_dm_text[x->flag]);
+			cr_dm_puts(o, text(x->flag));
 		else if (x->kind == CR_DM_GLOBAL)
 			cr_dm_puts(o, x->flag == 'I' ? "global constructors keyed to "
 						     : "global destructors keyed to ");

@@ -126,7 +126,22 @@ int32_t cr_dm_v0(struct cr_demangle_ws *ws, struct cr_dm_sink *o);
 /* Dispatch steps of one pass of a parser or printer (each O(1) but list walks). */
 #define CR_DEMANGLE_STEPS 400000
 
-/* Fixed texts of C++ components (CR_DM_STR, CR_DM_SUBSTD, CR_DM_SPECIAL): indices in cr_dm_text[].
+/*
+ * The tables below hold no pointers.  libcrash.so is preloaded into every
+ * process, where each pointer in a table is a dynamic relocation
+ * (R_X86_64_RELATIVE) the loader applies at every start-up, dirtying the
+ * table's page: a text is a char array in its row, or, where the lengths
+ * vary widely, a member of one blob found by a uint16_t offset.  The
+ * tables other files read are declared hidden here, not only made so by
+ * -fvisibility=hidden where defined: -fPIC code reaches an extern object
+ * not known to be local through a GOT slot, one more relocation unless the
+ * linker turns every access into a lea (it does a mov, not an add).
+ */
+#define CR_DM_HIDDEN __attribute__((visibility("hidden")))
+
+/*
+ * Fixed texts of C++ components (CR_DM_STR, CR_DM_SUBSTD, CR_DM_SPECIAL):
+ * indices in the printer's blob of texts (demangle-cxxprint.c).
  */
 enum {
 	CR_DM_T_NONE,
@@ -164,7 +179,6 @@ enum {
 	CR_DM_T_NONTXCLONE,
 	CR_DM_T_COUNT
 };
-extern const char *const cr_dm_text[CR_DM_T_COUNT];
 
 /* Builtin types: 0..25 the letters a..z of <builtin-type>, then these. */
 enum {
@@ -176,19 +190,25 @@ enum {
 /* How a literal of the type prints: 42, 42u, true, (double)[...], (char)97. */
 enum { CR_DM_PR_DEFAULT, CR_DM_PR_INT, CR_DM_PR_UNSIGNED, CR_DM_PR_LONG, CR_DM_PR_ULONG,
        CR_DM_PR_LLONG, CR_DM_PR_ULLONG, CR_DM_PR_BOOL, CR_DM_PR_FLOAT, CR_DM_PR_VOID };
+/*
+ * name: "" for a letter that is no builtin type.  Sized for the longest,
+ * "unsigned long long", and its NUL: C accepts without a warning a string
+ * that fills the array exactly, and drops its NUL.
+ */
 struct cr_dm_builtin {
-	const char *name;
+	char name[19];
 	uint8_t print;
 };
-extern const struct cr_dm_builtin cr_dm_builtin[CR_DM_B_COUNT];
+extern const struct cr_dm_builtin cr_dm_builtin[CR_DM_B_COUNT] CR_DM_HIDDEN;
 
+/* name: sized for the longest, "reinterpret_cast", and its NUL (as cr_dm_builtin's). */
 struct cr_dm_op {
 	char code[3];
-	const char *name;
+	char name[17];
 	uint8_t args;
 };
-extern const struct cr_dm_op cr_dm_ops[];
-extern const unsigned cr_dm_nops;
+extern const struct cr_dm_op cr_dm_ops[] CR_DM_HIDDEN;
+extern const unsigned cr_dm_nops CR_DM_HIDDEN;
 
 /* A qualifier of a member function's this, which prints after its parameters. */
 int cr_dm_is_fnqual(int kind);
@@ -197,7 +217,7 @@ int cr_dm_is_fnqual(int kind);
 enum {
 	CR_DM_NONE,
 	CR_DM_NAME,		/* a: offset in the name, b: length */
-	CR_DM_STR,		/* a: index in cr_dm_text[] */
+	CR_DM_STR,		/* a: text index (CR_DM_T_*) */
 	CR_DM_SUBSTD,		/* a: text index (expansion); b: text index of its simple name */
 	CR_DM_QUAL,		/* a::b */
 	CR_DM_LOCAL,		/* a (encoding) :: b (entity) */
