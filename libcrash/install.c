@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cfi/cache.h"
+#include "debuginfo.h"
 #include "altstack.h"
 #include "crash-int.h"
 #include "disp.h"
@@ -90,6 +91,27 @@ static int validate(const struct crash_options *o)
 	return 0;
 }
 
+/*
+ * What the frame lines carry and where debug files are, from the environment
+ * (also for crash_install(opts): struct crash_options has no field for them).
+ * The debuginfod paths point into the environment's strings, which stay.
+ */
+static void symbols_from_env(const struct cr_env *e)
+{
+	const char *v = e->v[CR_ENV_SYMBOLS];
+	int mode = CR_SYMBOLS_FULL;
+
+	if (v && *v && cr_opt_symbols(v, &mode) < 0) {
+		cr_opt_warn("CRASH_SYMBOLS", v, "expected full, names or mangled; using full");
+		mode = CR_SYMBOLS_FULL;
+	}
+	cr_cfg.symbols = mode;
+	cr_dbgcfg.roots = e->v[CR_ENV_DEBUG_PATH];
+	cr_dbgcfg.dcache = e->v[CR_ENV_DEBUGINFOD_CACHE];
+	cr_dbgcfg.xdg = e->v[CR_ENV_XDG_CACHE];
+	cr_dbgcfg.home = e->v[CR_ENV_HOME];
+}
+
 /* crash_install(opts), or with the options of the environment e if opts is NULL. */
 static int install(const struct crash_options *opts, const struct cr_env *e)
 {
@@ -103,10 +125,10 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 	struct cr_sink sink;
 	unsigned long long sigs;
 	const char *why;
-	int ret;
+	int ret, from_env = !opts;
 
 	pthread_mutex_lock(&install_lock);
-	if (!opts) {
+	if (!opts) {	/* the environment's options (e is always given) */
 		const char *t = e->v[CR_ENV_SELFTEST_FAULT], *c = e->v[CR_ENV_CACHE];
 
 		cr_opt_from_env(&env, e, path_buf, sizeof(path_buf));
@@ -120,7 +142,7 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 		goto out;
 	if (opts->path && cr_strlen(opts->path) < CR_SINK_PATH) {
 		memcpy(next, opts->path, cr_strlen(opts->path) + 1);
-		ret = cr_sink_setup(&sink, opts->fd, next, e ? e->v[CR_ENV_JOURNAL_SOCKET] : NULL,
+		ret = cr_sink_setup(&sink, opts->fd, next, from_env ? e->v[CR_ENV_JOURNAL_SOCKET] : NULL,
 				    (unsigned)opts->timeout, &why);
 	} else {
 		ret = cr_sink_setup(&sink, opts->fd, opts->path ? "" : NULL, NULL,
@@ -130,7 +152,7 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 			why = "path too long; using stderr";
 		}
 	}
-	if (ret < 0 && e) {
+	if (ret < 0 && from_env) {
 		/* The environment's: loud and safe, one warning and stderr. */
 		cr_opt_warn("CRASH_OUTPUT", opts->path, why);
 		ret = 0;
@@ -140,6 +162,7 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 	cr_sink_release(&cr_cfg.sink);
 	cr_cfg.sink = sink;
 	in_use ^= 1;
+	symbols_from_env(e);
 	cr_cfg.engine = opts->engine;
 	cr_cfg.max_frames = opts->max_frames ? (unsigned)opts->max_frames : CR_DEFAULT_FRAMES;
 	cr_cfg.chain = !opts->no_chain;
@@ -166,10 +189,8 @@ int crash_install(const struct crash_options *opts)
 {
 	struct cr_env e;
 
-	if (opts)
-		return install(opts, NULL);
 	cr_env_read(&e, environ);
-	return install(NULL, &e);
+	return install(opts, &e);
 }
 
 void crash_uninstall(void)

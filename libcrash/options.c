@@ -95,6 +95,21 @@ int cr_opt_engine(const char *s, int *engine)
 	return -1;
 }
 
+int cr_opt_symbols(const char *s, int *mode)
+{
+	/* One string, no pointer table (no relocation). */
+	static const char names[] = "full\0names\0mangled";
+	const char *n = names;
+
+	for (int i = 0; s && i < 3; i++, n += cr_strlen(n) + 1) {
+		if (cr_strcmp(s, n) == 0) {
+			*mode = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 int cr_opt_frames(const char *s, int *n)
 {
 	unsigned long long v;
@@ -148,7 +163,26 @@ void cr_opt_warn(const char *var, const char *val, const char *why)
  */
 CR_INSTALL_DATA static char env_names[] =
 	"OUTPUT\0SIGNALS\0ENGINE\0MAX_FRAMES\0DISABLE\0SELFTEST_FAULT\0CACHE\0TIMEOUT\0"
-	"JOURNAL_SOCKET";
+	"JOURNAL_SOCKET\0SYMBOLS\0DEBUG_PATH";
+
+/* Not CRASH_ names: the debuginfod client's cache (debuginfo.h), in the order of CR_ENV_*. */
+CR_INSTALL_DATA static char env_other[] = "DEBUGINFOD_CACHE_PATH\0XDG_CACHE_HOME\0HOME";
+
+static void env_other_read(struct cr_env *e, const char *s)
+{
+	const char *name = env_other;
+
+	for (int i = CR_ENV_CRASH_N; i < CR_ENV_N; i++) {
+		size_t n = cr_strlen(name);
+
+		if (cr_strncmp(s, name, n) == 0 && s[n] == '=') {
+			if (!e->v[i])
+				e->v[i] = s + n + 1;
+			return;
+		}
+		name += n + 1;
+	}
+}
 
 void cr_env_read(struct cr_env *e, char *const *envp)
 {
@@ -156,11 +190,15 @@ void cr_env_read(struct cr_env *e, char *const *envp)
 	for (; envp && *envp; envp++) {
 		const char *s = *envp, *name = env_names;
 
+		if (s[0] == 'D' || s[0] == 'X' || s[0] == 'H') {
+			env_other_read(e, s);
+			continue;
+		}
 		if (s[0] != 'C' || s[1] != 'R' || s[2] != 'A' || s[3] != 'S' || s[4] != 'H' ||
 		    s[5] != '_')
 			continue;
 		s += 6;
-		for (int i = 0; i < CR_ENV_N; i++) {
+		for (int i = 0; i < CR_ENV_CRASH_N; i++) {
 			size_t n = cr_strlen(name);
 
 			if (cr_strncmp(s, name, n) == 0 && s[n] == '=') {

@@ -26,11 +26,20 @@ int cr_opt_engine(const char *s, int *engine);
 int cr_opt_frames(const char *s, int *n);
 /* decimal seconds 1..3600.  0 or -1. */
 int cr_opt_timeout(const char *s, int *secs);
+/* What the frame lines carry (CRASH_SYMBOLS). */
+enum cr_symbols {
+	CR_SYMBOLS_FULL,	/* demangled names, file:line, inlined frames (the default) */
+	CR_SYMBOLS_NAMES,	/* demangled names only: no debug file is opened */
+	CR_SYMBOLS_MANGLED,	/* names as the symbol tables have them */
+};
+/* "full" "names" "mangled" -> enum cr_symbols.  0 or -1. */
+int cr_opt_symbols(const char *s, int *mode);
 /* "1": 1, "0": 0, anything else -1 (CRASH_DISABLE). */
 int cr_opt_bool(const char *s);
 
 /*
- * The CRASH_* variables of an environment, NULL where unset.  Found in one
+ * The CRASH_* variables of an environment, and the three of the debuginfod
+ * client's cache (DEBUGINFOD_CACHE_PATH, XDG_CACHE_HOME, HOME), NULL where unset.  Found in one
  * pass (cr_env_read) instead of a getenv() per name: getenv scans the whole
  * environment each time, and its code is a page of libc's text that a
  * process which never calls it would not fault in (docs/performance.md).
@@ -42,6 +51,12 @@ enum {
 	CR_ENV_CACHE,		/* CRASH_CACHE=0: no CFI row cache (benchmarks) */
 	CR_ENV_TIMEOUT,		/* seconds a report may take (crash_options.timeout) */
 	CR_ENV_JOURNAL_SOCKET,	/* journald's socket, for CRASH_OUTPUT=journal */
+	CR_ENV_SYMBOLS,		/* full, names, mangled (enum cr_symbols) */
+	CR_ENV_DEBUG_PATH,	/* roots of separate debug files (debuginfo.h) */
+	CR_ENV_CRASH_N,		/* the names above are CRASH_<name>; these are not: */
+	CR_ENV_DEBUGINFOD_CACHE = CR_ENV_CRASH_N,	/* DEBUGINFOD_CACHE_PATH */
+	CR_ENV_XDG_CACHE,	/* XDG_CACHE_HOME */
+	CR_ENV_HOME,		/* HOME */
 	CR_ENV_N
 };
 struct cr_env {

@@ -8,6 +8,10 @@
 #include <sys/prctl.h>
 
 #include "crash-int.h"
+#include "debuginfo.h"
+#include "demangle.h"
+#include "options.h"
+#include "str.h"
 #include "module.h"
 #include "report.h"
 #include "scratch.h"
@@ -222,56 +226,296 @@ static int first_of(struct cr_btlines *bl, uint64_t lo)
 	return 1;
 }
 
-void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
-		     const struct cr_frame *f, struct cr_btlines *bl)
-{
-	/* Callers print the return address - 1: inside the call instruction. */
-	uint64_t pc = (f->flags & CR_FRAME_EXACT) ? f->pc : f->pc - 1;
-	struct cr_btlines local;
-	const struct cr_sym *sym;
-	struct cr_module mod;
+/*
+ * The symbolizer of one report: names whole and demangled, and the DWARF of
+ * file:line and inlined frames (docs/report-format.md).  Static (~220 KiB of
+ * .bss, touched only by a report): one report at a time holds it; a report
+ * that finds it held prints names as the symbol tables have them.
+ */
+#define NAME_OUT 2048		/* a demangled name longer than this is elided in the middle */
+#define CHAINS 256		/* pcs whose DWARF lookup is kept (recursion repeats pcs) */
+#define POOL 2048		/* their frames */
 
-	if (!bl) {
-		local.find_module = NULL;
-		local.mod_lo = 0;
-		local.nseen = 0;
-		cr_symfiles_init(&local.files);
-		bl = &local;
+/* What the DWARF says about one pc. */
+struct chain {
+	uint64_t pc, mod_lo;		/* the lookup pc (absolute) and its module */
+	const struct cr_dbgimage *im;	/* NULL: no DWARF unit for pc */
+	struct cr_dwcu cu;		/* the unit that holds pc (im != NULL) */
+	uint16_t first, n;		/* frames[first, first + n): innermost first,
+					   the subprogram last; n 0: none */
+};
+
+struct cr_symz {
+	int mode;			/* enum cr_symbols */
+	struct cr_dbgset dbg;
+	struct cr_demangle_ws ws;
+	char raw[CR_DEMANGLE_MAXLEN + 1];	/* a name as the tables have it */
+	char text[NAME_OUT];		/* demangled */
+	char path[1024];		/* a source file */
+	char comp_dir[512];
+	struct chain cache[CHAINS], tmp;
+	unsigned ncache, npool;
+	struct cr_dwframe pool[POOL];
+	struct cr_dwframe tmpf[CR_DWINFO_MAX_FRAMES];	/* tmp's */
+};
+static struct cr_symz symz_store;
+static struct cr_scratch symz_scratch = { &symz_store, sizeof(symz_store), 0 };
+
+/* For the .symtab reader: the module's separate debug file (the image's, if it has one). */
+static int symz_debug_file(void *arg, const struct cr_module *mod, char *path, size_t cap)
+{
+	struct cr_symz *z = arg;
+	const struct cr_dbgimage *im;
+	size_t n;
+
+	if (z->mode == CR_SYMBOLS_FULL) {
+		im = cr_dbg_image(&z->dbg, mod);
+		if (!im || cr_strcmp(im->path, mod->path) == 0)
+			return -1;	/* none, or the module's own file: the reader's fallback */
+		n = cr_strlen(im->path);
+		if (n >= cap)
+			return -1;
+		memcpy(path, im->path, n + 1);
+		return 0;
 	}
+	return cr_dbg_find_file(mod, path, cap);
+}
+
+static struct cr_symz *symz_get(struct cr_symfiles *files)
+{
+	size_t size;
+	struct cr_symz *z = cr_scratch_get(&symz_scratch, NULL, 0, &size);
+
+	if (!z)
+		return NULL;
+	z->mode = cr_cfg.symbols;
+	z->ncache = z->npool = 0;
+	cr_dbgset_init(&z->dbg);
+	files->debug_file = symz_debug_file;
+	files->debug_arg = z;
+	return z;
+}
+
+static void symz_put(struct cr_symz *z)
+{
+	if (!z)
+		return;
+	cr_dbgset_close(&z->dbg);
+	cr_scratch_put(&symz_scratch, z);
+}
+
+static const struct cr_dwframe *chain_frames(const struct cr_symz *z, const struct chain *c)
+{
+	return c == &z->tmp ? z->tmpf : &z->pool[c->first];
+}
+
+/* The DWARF at pc (absolute, in mod): kept for the next lookup of the same pc. */
+static const struct chain *chain_at(struct cr_symz *z, const struct cr_module *mod, uint64_t pc)
+{
+	struct chain *c = &z->tmp;
+	uint64_t a = pc - mod->bias, off;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < z->ncache; i++)
+		if (z->cache[i].pc == pc && z->cache[i].mod_lo == mod->lo)
+			return &z->cache[i];
+	c->pc = pc;
+	c->mod_lo = mod->lo;
+	c->n = 0;
+	c->im = z->mode == CR_SYMBOLS_FULL ? cr_dbg_image(&z->dbg, mod) : NULL;
+	if (c->im && (cr_dwinfo_find_cu(&c->im->src, a, &off) < 0 ||
+		      cr_dwinfo_unit(&c->im->src, off, &c->cu) < 0))
+		c->im = NULL;
+	if (c->im && cr_dwinfo_inlines(&c->im->src, &c->cu, a, z->tmpf, CR_DWINFO_MAX_FRAMES,
+				       &n) < 0)
+		n = 0;
+	c->n = (uint16_t)n;
+	if (z->ncache < CHAINS && n <= POOL - z->npool) {
+		struct chain *k = &z->cache[z->ncache++];
+
+		*k = *c;
+		k->first = (uint16_t)z->npool;
+		memcpy(&z->pool[z->npool], z->tmpf, n * sizeof(z->tmpf[0]));
+		z->npool += n;
+		return k;
+	}
+	return c;
+}
+
+/* The frames inlined at a frame's pc: the lines before its own. */
+static unsigned inline_count(struct cr_symz *z, const struct cr_module *mod, uint64_t pc)
+{
+	const struct chain *c = chain_at(z, mod, pc);
+
+	return c->n > 1 ? c->n - 1u : 0;
+}
+
+/* A name as the symbol tables or DWARF have it, demangled unless CRASH_SYMBOLS=mangled. */
+static void put_name(struct cr_out *o, struct cr_symz *z, const char *name)
+{
+	if (z->mode != CR_SYMBOLS_MANGLED && name[0] == '_' && (name[1] == 'Z' || name[1] == 'R') &&
+	    cr_demangle_ws(&z->ws, name, z->text, sizeof(z->text)) >= 0)
+		name = z->text;
+	cr_puts(o, name);
+}
+
+/* " at FILE:LINE" for file number file of c's unit (row: the line table's row, file set). */
+static void put_at(struct cr_out *o, struct cr_symz *z, const struct chain *c, int row,
+		   uint64_t file, uint64_t line)
+{
+	const char *dir = cr_dwinfo_str(&c->cu.comp_dir, z->comp_dir, sizeof(z->comp_dir)) == 0
+				  ? z->comp_dir
+				  : NULL;
+
+	if (!line || !(c->cu.has & CR_DWCU_STMT_LIST))
+		return;
+	if (!row && cr_dwline_file(&c->im->line, c->cu.stmt_list, file, dir, z->path,
+				   sizeof(z->path)) < 0)
+		return;
+	if (!z->path[0])
+		return;
+	cr_puts(o, " at ");
+	cr_puts(o, z->path);
+	cr_putc(o, ':');
+	cr_putu(o, line);
+}
+
+static void put_index(struct cr_out *o, unsigned idx)
+{
 	cr_puts(o, "      #");
 	if (idx < 10)
 		cr_putc(o, '0');
 	cr_putu(o, idx);
 	cr_puts(o, " pc ");
+}
+
+static void put_build_id(struct cr_out *o, struct cr_btlines *bl, const struct cr_module *mod)
+{
+	if (first_of(bl, mod->lo) && mod->build_id_len) {
+		cr_puts(o, " (BuildId: ");
+		for (unsigned i = 0; i < mod->build_id_len; i++)
+			cr_putx(o, mod->build_id[i], 2);
+		cr_putc(o, ')');
+	}
+}
+
+unsigned cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
+			 const struct cr_frame *f, struct cr_btlines *bl)
+{
+	/* Callers print the return address - 1: inside the call instruction. */
+	uint64_t pc = (f->flags & CR_FRAME_EXACT) ? f->pc : f->pc - 1;
+	struct cr_btlines local;
+	const struct cr_sym *sym;
+	const struct chain *c = NULL;
+	const struct cr_dwframe *fr = NULL;
+	struct cr_dwline_row row;
+	struct cr_module mod;
+	struct cr_symz *z;
+	unsigned lines = 1, k = 0;
+	int have_row = 0;
+
+	if (!bl) {
+		local.find_module = NULL;
+		local.mod_lo = 0;
+		local.nseen = 0;
+		local.z = NULL;
+		cr_symfiles_init(&local.files);
+		bl = &local;
+	}
+	z = bl->z;
 	if (f->flags & CR_FRAME_NOEXEC) {
+		put_index(o, idx);
 		cr_putx(o, f->pc, 16);
 		cr_puts(o, "  <not in any executable mapping>");
-	} else if ((bl->find_module ? bl->find_module : cr_module_find)(m, pc, &mod) < 0) {
+		goto tag;
+	}
+	if ((bl->find_module ? bl->find_module : cr_module_find)(m, pc, &mod) < 0) {
+		put_index(o, idx);
 		cr_putx(o, pc, 16);
 		cr_puts(o, "  <unknown>");
-	} else {
+		goto tag;
+	}
+	if (z) {
+		c = chain_at(z, &mod, pc);
+		fr = chain_frames(z, c);
+		if (c->im && (c->cu.has & CR_DWCU_STMT_LIST)) {
+			const char *dir =
+				cr_dwinfo_str(&c->cu.comp_dir, z->comp_dir, sizeof(z->comp_dir)) == 0
+					? z->comp_dir
+					: NULL;
+
+			have_row = cr_dwline_find(&c->im->line, c->cu.stmt_list, pc - mod.bias, dir,
+						  &row, z->path, sizeof(z->path)) == 0;
+		}
+		lines = c->n > 1 ? c->n : 1;
+	}
+	/* The inlined frames, innermost first: the DWARF's names, at the line
+	   table's row, then each at the call site of the one before. */
+	for (k = 0; k + 1 < lines; k++) {
+		put_index(o, idx + k);
 		cr_putx(o, pc - mod.bias, 16);
 		cr_puts(o, "  ");
 		cr_puts(o, mod.path[0] ? mod.path : "<anonymous>");
-		if (find_sym(m, &mod, pc, bl, &sym) == 0) {
+		if (cr_dwinfo_str(&fr[k].name, z->raw, sizeof(z->raw)) == 0 && z->raw[0]) {
 			cr_puts(o, " (");
-			cr_puts(o, sym->name);
-			cr_putc(o, '+');
-			cr_putu(o, pc - sym->start);
+			put_name(o, z, z->raw);
+			if (pc - mod.bias >= fr[k].low) {
+				cr_putc(o, '+');
+				cr_putu(o, pc - mod.bias - fr[k].low);
+			}
 			cr_putc(o, ')');
 		}
-		if (first_of(bl, mod.lo) && mod.build_id_len) {
-			cr_puts(o, " (BuildId: ");
-			for (unsigned i = 0; i < mod.build_id_len; i++)
-				cr_putx(o, mod.build_id[i], 2);
-			cr_putc(o, ')');
-		}
+		put_build_id(o, bl, &mod);
+		cr_puts(o, " [inline]");
+		if (k == 0 && have_row)
+			put_at(o, z, c, 1, row.file, row.line);
+		else if (k > 0)
+			put_at(o, z, c, 0, fr[k - 1].call_file, fr[k - 1].call_line);
+		cr_putc(o, '\n');
 	}
+	put_index(o, idx + k);
+	cr_putx(o, pc - mod.bias, 16);
+	cr_puts(o, "  ");
+	cr_puts(o, mod.path[0] ? mod.path : "<anonymous>");
+	if (find_sym(m, &mod, pc, bl, &sym) == 0) {
+		cr_puts(o, " (");
+		if (z) {
+			cr_sym_name(m, sym, z->raw, sizeof(z->raw));
+			put_name(o, z, z->raw);
+		} else {
+			cr_puts(o, sym->name);
+		}
+		cr_putc(o, '+');
+		cr_putu(o, pc - sym->start);
+		cr_putc(o, ')');
+	}
+	put_build_id(o, bl, &mod);
+tag:
 	cr_puts(o, " [");
 	cr_puts(o, cr_tag_name(f->tag));
-	cr_puts(o, "]\n");
+	cr_putc(o, ']');
+	if (c && c->im) {
+		if (k == 0 && have_row)
+			put_at(o, z, c, 1, row.file, row.line);
+		else if (k > 0)
+			put_at(o, z, c, 0, fr[k - 1].call_file, fr[k - 1].call_line);
+	}
+	cr_putc(o, '\n');
 	if (bl == &local)
 		cr_symfiles_close(&local.files);
+	return lines;
+}
+
+/* How many lines a frame takes: 1, and the frames inlined at its pc. */
+static unsigned frame_lines(const struct cr_mem *m, const struct cr_frame *f, struct cr_btlines *bl)
+{
+	uint64_t pc = (f->flags & CR_FRAME_EXACT) ? f->pc : f->pc - 1;
+	struct cr_module mod;
+
+	if (!bl->z || (f->flags & CR_FRAME_NOEXEC) ||
+	    (bl->find_module ? bl->find_module : cr_module_find)(m, pc, &mod) < 0)
+		return 1;
+	return 1 + inline_count(bl->z, &mod, pc);
 }
 
 static const char *const stop_text[] = {
@@ -286,18 +530,34 @@ static const char *const stop_text[] = {
 	[CR_STOP_NOSTART] = "truncated: no function start for pc ",
 };
 
-/* Pass 2 prints each frame as the walk finds it; build-id once per module. */
+/*
+ * Pass 1 counts the lines (and finds the line of the frame a signal
+ * interrupted), pass 2 prints each frame as the walk finds it; build-id once
+ * per module.
+ */
 struct printer {
 	struct cr_out *o;
 	const struct cr_mem *m;
 	struct cr_btlines bl;
+	unsigned lines;		/* printed (pass 2) or counted (pass 1) so far */
+	unsigned sig_frame;	/* the walk's frame a signal interrupted (pass 1) */
+	unsigned sig_line;	/* its line */
 };
+
+static void count_sink(struct cr_trace *t, const struct cr_frame *f)
+{
+	struct printer *p = t->arg;
+
+	p->lines += frame_lines(p->m, f, &p->bl);
+	if (t->n == p->sig_frame)
+		p->sig_line = p->lines - 1;	/* the frame's own line, after its inlines */
+}
 
 static void print_sink(struct cr_trace *t, const struct cr_frame *f)
 {
 	struct printer *p = t->arg;
 
-	cr_report_frame(p->o, p->m, t->n, f, &p->bl);
+	p->lines += cr_report_frame(p->o, p->m, p->lines, f, &p->bl);
 }
 
 static unsigned walk(const struct cr_crash *c, const struct cr_mem *m, const struct cr_policy *p,
@@ -331,32 +591,58 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 			 const struct cr_policy *p, int first)
 {
 	struct cr_walk w;
-	struct printer pr = { .o = o, .m = m };
+	struct printer pr = { .o = o, .m = m, .sig_frame = ~0u };
 	struct cr_trace t = { .f = NULL, .sink = NULL, .arg = &pr, .max = c->max_frames };
+	struct cr_trace head;
 	size_t size = 0;
 
-	/* The header comes first: walk once into the buffer, or, when another
-	   thread holds it, count in a first pass and print in a second. */
-	if (t.max <= CR_ARRAY_SIZE(frame_buf))
-		t.f = cr_scratch_get(&frames, NULL, 0, &size);
-	walk(c, m, p, &t, &w);
-	if (first)
-		put_origin(o, c, m, &w);
-	cr_report_head(o, p, &t);
+	pr.bl.find_module = NULL;
 	pr.bl.mod_lo = 0;
 	pr.bl.nseen = 0;
 	cr_symfiles_init(&pr.bl.files);
+	pr.bl.z = symz_get(&pr.bl.files);
+	/* The header comes first: walk once into the buffer, or, when another
+	   thread holds it, count in a first pass and print in a second.  The
+	   count includes the inlined frames' lines (their DWARF lookups are
+	   kept for the printing pass). */
+	if (t.max <= CR_ARRAY_SIZE(frame_buf))
+		t.f = cr_scratch_get(&frames, NULL, 0, &size);
 	if (t.f) {
-		unsigned n = t.n;
-
-		for (t.n = 0; t.n < n; t.n++)
-			print_sink(&t, &t.f[t.n]);
+		walk(c, m, p, &t, &w);
+		pr.sig_frame = w.sig_info ? w.sig_frame : ~0u;
+		for (unsigned i = 0; i < t.n; i++) {
+			pr.lines += frame_lines(m, &t.f[i], &pr.bl);
+			if (i == pr.sig_frame)
+				pr.sig_line = pr.lines - 1;
+		}
+	} else {
+		/* The sig_frame of a walk is known only at its end: a first walk
+		   finds it, the counting walk its line. */
+		t.sink = count_sink;
+		walk(c, m, p, &t, &w);
+		pr.sig_frame = w.sig_info ? w.sig_frame : ~0u;
+		pr.lines = 0;
+		walk(c, m, p, &t, &w);
+	}
+	if (w.sig_info)
+		w.sig_frame = pr.sig_line;
+	if (first)
+		put_origin(o, c, m, &w);
+	head = t;
+	head.n = pr.lines;
+	cr_report_head(o, p, &head);
+	pr.lines = 0;
+	pr.bl.nseen = 0;
+	if (t.f) {
+		for (unsigned i = 0; i < t.n; i++)
+			pr.lines += cr_report_frame(o, m, pr.lines, &t.f[i], &pr.bl);
 		cr_scratch_put(&frames, t.f);
 	} else {
 		t.sink = print_sink;
 		walk(c, m, p, &t, &w);
 	}
 	cr_symfiles_close(&pr.bl.files);
+	symz_put(pr.bl.z);
 }
 
 void cr_report(struct cr_out *o, const struct cr_crash *c)

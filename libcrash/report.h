@@ -38,6 +38,8 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
  */
 void cr_report_head(struct cr_out *o, const struct cr_policy *p, const struct cr_trace *t);
 
+struct cr_symz;
+
 /* What the frame lines of one backtrace keep from line to line. */
 struct cr_btlines {
 	/* Where the frame lines look modules up: NULL, cr_module_find (tests
@@ -48,13 +50,17 @@ struct cr_btlines {
 	uint64_t seen[64];	/* modules whose build-id was printed (their start) */
 	unsigned nseen;
 	struct cr_symfiles files;	/* the last modules' .symtab files, kept open */
+	struct cr_symz *z;		/* NULL, or the report's symbolizer (report.c):
+					   whole names, demangled, file:line, inlines */
 };
 
 /*
- * One frame line.  The build-id goes on the first frame of each module
- * (bl->seen); bl may be NULL (then it is printed).
+ * The lines of one frame, numbered from idx: the frames inlined at its pc
+ * (bl->z's DWARF), innermost first, then the frame's own.  Returns how many.
+ * The build-id goes on the first line of each module (bl->seen); bl may be
+ * NULL (then it is printed, and there are no inlined frames).
  */
-void cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
-		     const struct cr_frame *f, struct cr_btlines *bl);
+unsigned cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
+			 const struct cr_frame *f, struct cr_btlines *bl);
 
 #endif

@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <string.h>
 
+#include "debuginfo.h"
+#include "demangle.h"
 #include "elfmem.h"
 #include "out.h"
 #include "scratch.h"
@@ -249,6 +251,9 @@ int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t 
 	out->start = b.start;
 	out->size = b.size;
 	copy_name(m, strtab + b.name, out->name, sizeof(out->name));
+	out->name_src = CR_SYMNAME_MEM;
+	out->name_at = strtab + b.name;
+	out->name_max = CR_DEMANGLE_MAXLEN + 1;	/* .dynstr's size is not read: up to the NUL */
 	return 0;
 }
 
@@ -410,6 +415,7 @@ static __attribute__((noinline)) int symtab_lookup(const struct cr_symfile *sf,
 		return -CR_ENOINFO;
 	if (sf->str_size - b.name < cap)
 		cap = (size_t)(sf->str_size - b.name);
+	out->name_max = sf->str_size - b.name;
 	if (sf->tab) {
 		const char *str = (const char *)sf->tab + (sf->str_off - sf->tab_off) + b.name;
 		size_t i = 0;
@@ -417,8 +423,14 @@ static __attribute__((noinline)) int symtab_lookup(const struct cr_symfile *sf,
 		for (; i < cap && str[i]; i++)
 			out->name[i] = str[i];
 		cap = i;
+		out->name_src = CR_SYMNAME_ARENA;
+		out->name_ptr = str;
 	} else if (pread_all(sf->fd, out->name, cap, sf->str_off + b.name) < 0) {
 		return -CR_ENOINFO;
+	} else {
+		out->name_src = CR_SYMNAME_FILE;
+		out->name_fd = sf->fd;
+		out->name_at = sf->str_off + b.name;
 	}
 	out->name[cap] = 0;
 	out->start = b.start;
@@ -515,7 +527,7 @@ void cr_symfile_close(struct cr_symfile *sf)
 int cr_sym_symtab_in(const struct cr_module *mod, uint64_t pc, struct cr_symfile *sf,
 		       struct cr_sym *out)
 {
-	char dbg[128];
+	char dbg[CR_DBG_PATH];
 	int ret = -CR_ENOINFO;
 
 	if (!sf->mod_lo || sf->mod_lo != mod->lo || sf->mod_bias != mod->bias) {
@@ -529,7 +541,10 @@ int cr_sym_symtab_in(const struct cr_module *mod, uint64_t pc, struct cr_symfile
 		cr_symfile_close(sf);
 		sf->mod_lo = mod->lo;
 		sf->mod_bias = mod->bias;
-		if (mod->build_id_len >= 2) {
+		if (sf->owner && sf->owner->debug_file) {
+			if (sf->owner->debug_file(sf->owner->debug_arg, mod, dbg, sizeof(dbg)) == 0)
+				symtab_open(dbg, mod, sf);
+		} else if (mod->build_id_len >= 2) {
 			debug_path(mod, dbg, sizeof(dbg));
 			symtab_open(dbg, mod, sf);
 		}
@@ -569,6 +584,8 @@ void cr_symfiles_init(struct cr_symfiles *s)
 	s->next = 0;
 	s->used = 0;
 	s->arena = cr_scratch_get(&arena, NULL, 0, &size);
+	s->debug_file = NULL;
+	s->debug_arg = NULL;
 }
 
 void cr_symfiles_close(struct cr_symfiles *s)
@@ -613,4 +630,52 @@ int cr_sym_find_in(const struct cr_mem *m, const struct cr_module *mod, uint64_t
 		return 0;
 	}
 	return -CR_ENOINFO;
+}
+
+int cr_sym_name(const struct cr_mem *m, const struct cr_sym *s, char *buf, size_t cap)
+{
+	size_t i = 0, n = cr_strlen(s->name);
+	uint64_t max = s->name_max < cap - 1 ? s->name_max : cap - 1;
+
+	if (n + 1 < sizeof(s->name) || s->name_src == CR_SYMNAME_NONE) {
+		/* Whole already (or nowhere else to look). */
+		n = n < cap - 1 ? n : cap - 1;
+		memcpy(buf, s->name, n);
+		buf[n] = 0;
+		return n < cr_strlen(s->name) ? -CR_ERANGE : 0;
+	}
+	if (s->name_src == CR_SYMNAME_ARENA) {
+		for (; i < max && s->name_ptr[i]; i++)
+			buf[i] = s->name_ptr[i];
+	} else {
+		/* 256 bytes a read, from memory or the file, up to the NUL. */
+		while (i < max) {
+			size_t k = max - i < 256 ? (size_t)(max - i) : 256, j;
+			int ok;
+
+			if (s->name_src == CR_SYMNAME_MEM) {
+				ok = cr_read(m, s->name_at + i, buf + i, k) == 0;
+				if (!ok) {	/* near the end of its mapping: byte by byte */
+					k = 1;
+					ok = cr_read(m, s->name_at + i, buf + i, 1) == 0;
+				}
+			} else {
+				ok = pread_all(s->name_fd, buf + i, k, s->name_at + i) == 0;
+			}
+			if (!ok)
+				break;
+			for (j = 0; j < k && buf[i + j]; j++)
+				;
+			i += j;
+			if (j < k)
+				break;
+		}
+		if (i < sizeof(s->name) - 1) {	/* read less than we had: keep what we had */
+			memcpy(buf, s->name, n + 1 < cap ? n + 1 : cap);
+			buf[cap - 1] = 0;
+			return -CR_EFAULT;
+		}
+	}
+	buf[i] = 0;
+	return i == cap - 1 ? -CR_ERANGE : 0;
 }

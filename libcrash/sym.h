@@ -14,8 +14,22 @@
 
 struct cr_sym {
 	uint64_t start, size;	/* absolute address of the symbol */
-	char name[128];		/* truncated if longer (mangled C++ names are not demangled) */
+	char name[128];		/* truncated if longer: cr_sym_name() reads it whole */
+	/* Where the whole name lies, for cr_sym_name(): */
+	uint8_t name_src;	/* CR_SYMNAME_* */
+	int name_fd;		/* FILE: the open symbol file (valid while it is open) */
+	uint64_t name_at;	/* MEM: its address; FILE: its offset in name_fd */
+	uint64_t name_max;	/* bytes from name_at to the end of its string table */
+	const char *name_ptr;	/* ARENA: the name in the symbol file's arena copy */
 };
+enum { CR_SYMNAME_NONE, CR_SYMNAME_MEM, CR_SYMNAME_FILE, CR_SYMNAME_ARENA };
+
+/*
+ * The whole name of s (found by a lookup whose symbol file is still open)
+ * into buf: 0, or -CR_ERANGE (longer than cap - 1: buf holds its first
+ * cap - 1 bytes), -CR_EFAULT (unreadable: buf holds s->name).  AS-safe.
+ */
+int cr_sym_name(const struct cr_mem *m, const struct cr_sym *s, char *buf, size_t cap);
 
 /*
  * The function symbol that contains pc (a sized symbol with start <= pc < end,
@@ -54,6 +68,10 @@ struct cr_symfiles {
 	unsigned next;			/* the slot taken next */
 	uint8_t *arena;			/* the shared arena for small tables, NULL: none */
 	uint64_t used;			/* bytes of it used */
+	/* The separate debug file of a module into path (0), or -1: where the
+	   .symtab is looked for first (NULL: the build-id tree of /usr/lib/debug). */
+	int (*debug_file)(void *arg, const struct cr_module *mod, char *path, size_t cap);
+	void *debug_arg;
 };
 void cr_symfiles_init(struct cr_symfiles *s);
 void cr_symfiles_close(struct cr_symfiles *s);

@@ -43,15 +43,20 @@ run_crash() {
 	STATUS=$("$WAITSIG" -t 60 env "${envs[@]}" $RUN "$@" 2>"$out.stderr")
 }
 
-# The function names of the report's frames (in order), one per line.
+# The function names of the report's frames (in order), one per line: the
+# frames' own lines, not those of the frames inlined into them.  A name is
+# demangled and may hold spaces, parentheses and '+' (operator+): it is what
+# lies between the module's " (" and the last "+OFF)" before the build-id,
+# the [TAG] and " at FILE:LINE".
 frame_names() { # FILE [SECTION-NUMBER]
-	awk -v want="${2:-1}" '/^backtrace:/ { n++ } n == want && /^ +#[0-9]+ pc /' "$1" |
-		sed -E 's/^.* \(([^()+ ]+)\+[0-9]+\).*$/\1/; t; s/.*/?/'
+	awk -v want="${2:-1}" '/^backtrace:/ { n++ } n == want && /^ +#[0-9]+ pc / && !/ \[inline\]/' "$1" |
+		sed -E 's/^ +#[0-9]+ pc [0-9a-f]+  [^ ]* \((.*)\+[0-9]+\)( \(BuildId: [0-9a-f]+\))? \[[a-z]+\]( at .*)?$/\1/; t; s/.*/?/'
 }
 # Do the names $2... appear in this order (not necessarily adjacent) in file $1?
 # A GCC clone of a function (main.cold, f.part.0) counts as the function.
 names_in_order() {
-	local f=$1; shift
-	frame_names "$f" | awk -v list="$*" 'BEGIN { n = split(list, w, " "); i = 1 }
-		i <= n && ($0 == w[i] || index($0, w[i] ".") == 1) { i++ } END { exit !(i > n) }'
+	local f=$1 IFS=$'\x1f'; shift
+	frame_names "$f" | awk -v list="$*" 'BEGIN { n = split(list, w, "\x1f"); i = 1 }
+		i <= n && ($0 == w[i] || index($0, w[i] ".") == 1 || index($0, w[i] " [clone ") == 1) { i++ }
+		END { exit !(i > n) }'
 }

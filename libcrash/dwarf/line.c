@@ -689,7 +689,7 @@ static int first_byte(struct cr_cursor *c, const struct str *s, uint8_t *b)
 
 /*
  * The path of file number file into o: from the right, name, its directory,
- * (DWARF 5, for a directory other than 0) directory 0, comp_dir; the path
+ * (DWARF 5, for a directory other than 0) directory 0, (DWARF 2-4) comp_dir; the path
  * starts at the last absolute one of these (or the first present) and leaves
  * out the empty and absent ones (6.2.4: relative directories are relative to
  * the compilation directory; a relative name to its directory).
@@ -713,7 +713,9 @@ static int file_path(struct cr_cursor *c, const struct cr_dwline_src *src, const
 		if (first[i] == '/')
 			start = i;
 	}
-	if (start < 0 && comp_dir && comp_dir[0]) {
+	/* DWARF 5's directory 0 is the compilation directory itself (6.2.4.1):
+	   comp_dir only for earlier versions, whose directory 0 has no entry. */
+	if (start < 0 && h->version < 5 && comp_dir && comp_dir[0]) {
 		for (const char *p = comp_dir; *p; p++)
 			if ((ret = put_char(o, *p)) < 0)
 				return ret;

@@ -42,7 +42,7 @@ for o in O0 O2; do
 		if names_in_order "$out" $names; then ok 0 "$o $mode: scan frames $names"; else
 			ok 1 "$o $mode: scan frames $names"; sed 's/^/#   /' "$out"; fi
 		check "$o $mode: complete" grep -q "^backtrace: [0-9]* frames, engine scan, complete$" "$out"
-		check "$o $mode: frame #01 tagged [scan]" grep -q '^ *#01 pc .*\[scan\]$' "$out"
+		check "$o $mode: frame #01 tagged [scan]" grep -q '^ *#01 pc .*\[scan\]\( at .*:[0-9]*\)\{0,1\}$' "$out"
 	done
 done
 done_testing

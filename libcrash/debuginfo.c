@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: MIT */
+/* Finding and mapping a module's DWARF: debuginfo.h has the rules. */
+#include <elf.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include "debuginfo.h"
+#include "elfmem.h"
+#include "out.h"
+#include "str.h"
+#include "sys.h"
+
+CR_INSTALL_DATA struct cr_dbgcfg cr_dbgcfg;
+
+/* The section names after ".debug_", in the order of CR_DS_*: one string, no pointers. */
+static const char cr_dbg_names[] =
+	"info\0abbrev\0aranges\0ranges\0rnglists\0addr\0str\0str_offsets\0line_str\0line";
+
+uint32_t cr_crc32(uint32_t crc, const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+	crc = ~crc;
+	/* Four bits at a time from a 16-entry table built here: no table in
+	   the library's data, ~1 GB/s is plenty for a debug file read once. */
+	uint32_t t[16];
+
+	for (uint32_t i = 0; i < 16; i++) {
+		uint32_t c = i;
+
+		for (int k = 0; k < 4; k++)
+			c = c & 1 ? (c >> 1) ^ 0xedb88320u : c >> 1;
+		t[i] = c;
+	}
+	for (size_t i = 0; i < len; i++) {
+		crc ^= b[i];
+		crc = (crc >> 4) ^ t[crc & 15];
+		crc = (crc >> 4) ^ t[crc & 15];
+	}
+	return ~crc;
+}
+
+/* The index in CR_DS_* of ".debug_NAME" (z: ".zdebug_NAME"), or -1. */
+static int sect_index(const char *name, size_t max, int *z)
+{
+	const char *n = cr_dbg_names;
+	size_t k;
+
+	*z = 0;
+	if (max > 2 && name[0] == '.' && name[1] == 'z') {
+		*z = 1;
+		name++;
+		max--;
+	}
+	if (max < 7 || cr_strncmp(name, ".debug_", 7) != 0)
+		return -1;
+	name += 7;
+	max -= 7;
+	for (int i = 0; i < CR_DS_N; i++, n += k + 1) {
+		k = cr_strlen(n);
+		if (k < max && cr_strncmp(name, n, k) == 0 && name[k] == 0)
+			return i;
+	}
+	return -1;
+}
+
+int cr_dbg_elf(const uint8_t *p, uint64_t len, struct cr_dbgsec sec[CR_DS_N], char *link,
+	       size_t linkcap, uint32_t *crc, uint8_t *id, unsigned *idlen)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh, strsh;
+	uint64_t shnum, shstrndx;
+
+	memset(sec, 0, CR_DS_N * sizeof(sec[0]));
+	link[0] = 0;
+	*crc = 0;
+	*idlen = 0;
+	if (len < sizeof(eh))
+		return -CR_EINVAL;
+	memcpy(&eh, p, sizeof(eh));
+	if (!cr_memeq(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh.e_shoff == 0 || eh.e_shoff > len || len - eh.e_shoff < sizeof(sh))
+		return -CR_EINVAL;
+	/* ELF gABI: counts past SHN_LORESERVE live in section header 0. */
+	memcpy(&sh, p + eh.e_shoff, sizeof(sh));
+	shnum = eh.e_shnum ? eh.e_shnum : sh.sh_size;
+	shstrndx = eh.e_shstrndx == SHN_XINDEX ? sh.sh_link : eh.e_shstrndx;
+	if (shnum > (len - eh.e_shoff) / sizeof(sh) || shstrndx >= shnum)
+		return -CR_EINVAL;
+	memcpy(&strsh, p + eh.e_shoff + shstrndx * sizeof(sh), sizeof(sh));
+	if (strsh.sh_type == SHT_NOBITS || strsh.sh_offset > len ||
+	    strsh.sh_size > len - strsh.sh_offset)
+		return -CR_EINVAL;
+	for (uint64_t i = 1; i < shnum; i++) {
+		struct cr_mem mem;
+		const char *name;
+		size_t max;
+		int k, z;
+
+		memcpy(&sh, p + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+		if (sh.sh_type == SHT_NOBITS || sh.sh_name >= strsh.sh_size || sh.sh_offset > len ||
+		    sh.sh_size > len - sh.sh_offset || sh.sh_size == 0)
+			continue;
+		name = (const char *)p + strsh.sh_offset + sh.sh_name;
+		max = (size_t)(strsh.sh_size - sh.sh_name);	/* bytes up to the table's end */
+		if (sh.sh_type == SHT_NOTE && !*idlen) {
+			cr_mem_buffer(&mem, 0, p + sh.sh_offset, (size_t)sh.sh_size);
+			*idlen = cr_elf_note_build_id(&mem, 0, sh.sh_size, id, 32);
+			continue;
+		}
+		if (max > 15 && cr_strncmp(name, ".gnu_debuglink", 15) == 0) {
+			const char *s = (const char *)p + sh.sh_offset;
+			size_t n = 0;
+
+			while (n < sh.sh_size && s[n])
+				n++;
+			/* NAME, NUL, padding to 4, then the CRC-32 (the file's byte order). */
+			uint64_t at = (n + 4) & ~(uint64_t)3;
+
+			if (n == 0 || n >= linkcap || at + 4 > sh.sh_size)
+				continue;
+			memcpy(link, s, n);
+			link[n] = 0;
+			memcpy(crc, s + at, 4);
+			continue;
+		}
+		if ((k = sect_index(name, max, &z)) < 0 || sec[k].size)
+			continue;
+		sec[k].off = sh.sh_offset;
+		sec[k].size = sh.sh_size;
+		sec[k].compressed = (sh.sh_flags & SHF_COMPRESSED) ? 1 : z ? 2 : 0;
+	}
+	return 0;
+}
+
+/* A file mapped whole, read-only. */
+struct mapped {
+	const uint8_t *p;
+	uint64_t len;
+};
+
+static void unmap(struct mapped *mf)
+{
+	if (mf->p)
+		cr_sys_munmap((void *)(uintptr_t)mf->p, (size_t)mf->len);
+	mf->p = NULL;
+	mf->len = 0;
+}
+
+/* Map the regular file at path.  0 or -CR_ENOINFO. */
+static int map_file(const char *path, struct mapped *mf)
+{
+	struct statx st;
+	long a;
+	int fd;
+
+	mf->p = NULL;
+	mf->len = 0;
+	if (!path[0])
+		return -CR_ENOINFO;
+	fd = cr_sys_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
+	if (fd < 0)
+		return -CR_ENOINFO;
+	if (cr_sys_statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE, &st) < 0 ||
+	    !S_ISREG(st.stx_mode) || st.stx_size < sizeof(Elf64_Ehdr) ||
+	    st.stx_size > ((uint64_t)1 << 40)) {
+		cr_sys_close(fd);
+		return -CR_ENOINFO;
+	}
+	a = cr_sys_mmap(NULL, (size_t)st.stx_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	cr_sys_close(fd);
+	if (cr_sys_failed(a))
+		return -CR_ENOINFO;
+	mf->p = (const uint8_t *)a;
+	mf->len = st.stx_size;
+	return 0;
+}
+
+/* Bounded string building: dst[*k...] += s (n bytes, or up to its NUL if n < 0). */
+static void put(char *dst, size_t cap, size_t *k, const char *s, long n)
+{
+	for (long i = 0; (n < 0 ? s[i] != 0 : i < n); i++) {
+		if (*k + 1 >= cap) {
+			*k = cap;	/* too long: marks the result unusable */
+			return;
+		}
+		dst[(*k)++] = s[i];
+	}
+}
+
+static int done(char *dst, size_t cap, size_t k)
+{
+	if (k >= cap) {
+		dst[0] = 0;
+		return -1;
+	}
+	dst[k] = 0;
+	return 0;
+}
+
+static void put_hex(char *dst, size_t cap, size_t *k, const uint8_t *b, unsigned n)
+{
+	char two[3];
+
+	for (unsigned i = 0; i < n; i++) {
+		cr_fmt_x(two, sizeof(two), b[i], 2);
+		put(dst, cap, k, two, 2);
+	}
+}
+
+/* Root number i of CRASH_DEBUG_PATH into *s, *n.  0, or -1 past the last. */
+static int root(unsigned i, const char **s, size_t *n)
+{
+	const char *r = cr_dbgcfg.roots ? cr_dbgcfg.roots : "/usr/lib/debug";
+
+	for (unsigned j = 0; j < 64; j++) {
+		size_t len = cr_strcspn(r, ":");
+
+		if (j == i) {
+			if (len == 0 && !r[0])
+				return -1;
+			*s = r;
+			*n = len;
+			return 0;
+		}
+		if (!r[len])
+			return -1;
+		r += len + 1;
+	}
+	return -1;
+}
+
+/* Is the file [p, len) the module's? */
+static int same_build(const struct cr_module *mod, const uint8_t *id, unsigned idlen)
+{
+	return mod->build_id_len && idlen == mod->build_id_len &&
+	       cr_memeq(id, mod->build_id, idlen);
+}
+
+/*
+ * Try one candidate separate debug file: mapped into mf if it is mod's
+ * (build-id, or the debuglink's CRC where either lacks a build-id).
+ */
+static int try_file(const char *path, const struct cr_module *mod, const char *link_crc_for,
+		    uint32_t want_crc, struct mapped *mf, struct cr_dbgsec sec[CR_DS_N])
+{
+	char link[8];
+	uint8_t id[32];
+	unsigned idlen;
+	uint32_t crc;
+
+	if (map_file(path, mf) < 0)
+		return -CR_ENOINFO;
+	if (cr_dbg_elf(mf->p, mf->len, sec, link, sizeof(link), &crc, id, &idlen) == 0) {
+		if (idlen && mod->build_id_len) {
+			if (same_build(mod, id, idlen))
+				return 0;
+		} else if (link_crc_for && cr_crc32(0, mf->p, (size_t)mf->len) == want_crc) {
+			return 0;
+		}
+	}
+	unmap(mf);
+	return -CR_ENOINFO;
+}
+
+/* The candidates of steps 2 to 4 in order; the first that is mod's is mapped into mf. */
+static int find_separate(const struct cr_module *mod, const char *link, uint32_t link_crc,
+			 struct mapped *mf, struct cr_dbgsec sec[CR_DS_N], char *path, size_t cap)
+{
+	const char *r;
+	size_t rn, k, dir = 0;
+
+	/* 2: the build-id trees. */
+	for (unsigned i = 0; mod->build_id_len >= 2 && root(i, &r, &rn) == 0; i++) {
+		k = 0;
+		put(path, cap, &k, r, (long)rn);
+		put(path, cap, &k, "/.build-id/", -1);
+		put_hex(path, cap, &k, mod->build_id, 1);
+		put(path, cap, &k, "/", -1);
+		put_hex(path, cap, &k, mod->build_id + 1, mod->build_id_len - 1u);
+		put(path, cap, &k, ".debug", -1);
+		if (done(path, cap, k) == 0 && try_file(path, mod, NULL, 0, mf, sec) == 0)
+			return 0;
+	}
+	/* 3: the debuglink, beside the module, in its .debug/, under each root. */
+	for (size_t i = 0; mod->path[i]; i++)
+		if (mod->path[i] == '/')
+			dir = i + 1;	/* the directory with its slash */
+	for (unsigned i = 0; link[0] && mod->path[0] == '/' && i < 66; i++) {
+		k = 0;
+		if (i >= 2) {
+			if (root(i - 2, &r, &rn) < 0)
+				break;
+			put(path, cap, &k, r, (long)rn);
+		}
+		put(path, cap, &k, mod->path, (long)dir);
+		if (i == 1)
+			put(path, cap, &k, ".debug/", -1);
+		put(path, cap, &k, link, -1);
+		if (done(path, cap, k) == 0 && cr_strcmp(path, mod->path) != 0 &&
+		    try_file(path, mod, link, link_crc, mf, sec) == 0)
+			return 0;
+	}
+	/* 4: the debuginfod client's cache. */
+	if (mod->build_id_len) {
+		k = 0;
+		if (cr_dbgcfg.dcache && cr_dbgcfg.dcache[0]) {
+			put(path, cap, &k, cr_dbgcfg.dcache, -1);
+		} else if (cr_dbgcfg.xdg && cr_dbgcfg.xdg[0] == '/') {
+			put(path, cap, &k, cr_dbgcfg.xdg, -1);
+			put(path, cap, &k, "/debuginfod_client", -1);
+		} else if (cr_dbgcfg.home && cr_dbgcfg.home[0] == '/') {
+			put(path, cap, &k, cr_dbgcfg.home, -1);
+			put(path, cap, &k, "/.cache/debuginfod_client", -1);
+		} else {
+			k = cap;
+		}
+		put(path, cap, &k, "/", -1);
+		put_hex(path, cap, &k, mod->build_id, mod->build_id_len);
+		put(path, cap, &k, "/debuginfo", -1);
+		if (done(path, cap, k) == 0 && try_file(path, mod, NULL, 0, mf, sec) == 0)
+			return 0;
+	}
+	path[0] = 0;
+	return -CR_ENOINFO;
+}
+
+/* The module's own file, mapped, if it is the module's; its link and sections. */
+static int own_file(const struct cr_module *mod, struct mapped *mf, struct cr_dbgsec sec[CR_DS_N],
+		    char *link, size_t linkcap, uint32_t *crc)
+{
+	uint8_t id[32];
+	unsigned idlen;
+
+	link[0] = 0;
+	if (mod->path[0] != '/' || map_file(mod->path, mf) < 0)	/* the vDSO's name */
+		return -CR_ENOINFO;
+	if (cr_dbg_elf(mf->p, mf->len, sec, link, linkcap, crc, id, &idlen) == 0 &&
+	    (!mod->build_id_len || same_build(mod, id, idlen)))
+		return 0;
+	link[0] = 0;
+	unmap(mf);
+	return -CR_ENOINFO;
+}
+
+int cr_dbg_find_file(const struct cr_module *mod, char *path, size_t cap)
+{
+	struct cr_dbgsec sec[CR_DS_N];
+	struct mapped mf;
+	char link[256];
+	uint32_t crc = 0;
+
+	link[0] = 0;
+	if (own_file(mod, &mf, sec, link, sizeof(link), &crc) == 0)
+		unmap(&mf);
+	if (find_separate(mod, link, crc, &mf, sec, path, cap) < 0)
+		return -CR_ENOINFO;
+	unmap(&mf);
+	return 0;
+}
+
+void cr_dbgset_init(struct cr_dbgset *s)
+{
+	s->n = 0;
+	s->inflated = 0;
+}
+
+static void image_close(struct cr_dbgimage *im)
+{
+	struct mapped mf = { im->map, im->map_len };
+
+	unmap(&mf);
+	for (int k = 0; k < CR_DS_N; k++)
+		if (im->zmap[k])
+			cr_sys_munmap(im->zmap[k], (size_t)im->zlen[k]);
+}
+
+void cr_dbgset_close(struct cr_dbgset *s)
+{
+	for (unsigned i = 0; i < s->n; i++)
+		image_close(&s->img[i]);
+	s->n = 0;
+	s->inflated = 0;
+}
+
+static uint64_t be64(const uint8_t *b)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | b[i];
+	return v;
+}
+
+/* Section k of the image: in place, or inflated into an anonymous mapping. */
+static int section(struct cr_dbgset *s, struct cr_dbgimage *im, int k, const struct cr_dbgsec *d,
+		   struct cr_dwsect *out)
+{
+	const uint8_t *p = im->map + d->off;
+	uint64_t size, skip;
+	size_t got;
+	long a;
+	int ret;
+
+	out->mem = NULL;
+	out->lo = out->hi = 0;
+	if (!d->size)
+		return 0;
+	if (!d->compressed) {
+		out->mem = &im->file;
+		out->lo = d->off;
+		out->hi = d->off + d->size;
+		return 0;
+	}
+	if (d->compressed == 1) {
+		struct cr_chdr ch;
+
+		if (cr_chdr_parse(p, (size_t)d->size, &ch) < 0 || ch.type != CR_ELFCOMPRESS_ZLIB)
+			return -CR_ENOSYS;
+		size = ch.size;
+		skip = ch.data;
+	} else {	/* GNU .zdebug_: "ZLIB", the size big-endian, the zlib stream */
+		if (d->size < 12 || !cr_memeq(p, "ZLIB", 4))
+			return -CR_EINVAL;
+		size = be64(p + 4);
+		skip = 12;
+	}
+	if (size == 0 || size > CR_DBG_INFLATE_MAX - s->inflated || skip > d->size)
+		return -CR_ERANGE;
+	a = cr_sys_mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	if (cr_sys_failed(a))
+		return -CR_ERANGE;
+	im->zmap[k] = (void *)a;
+	im->zlen[k] = size;
+	s->inflated += size;
+	ret = cr_inflate_zlib(&s->inf, p + skip, (size_t)(d->size - skip), im->zmap[k],
+			      (size_t)size, &got);
+	if (ret < 0 || got != size)
+		return ret < 0 ? ret : -CR_EINVAL;
+	cr_mem_buffer(&im->zmem[k], 0, im->zmap[k], (size_t)size);
+	out->mem = &im->zmem[k];
+	out->lo = 0;
+	out->hi = size;
+	return 0;
+}
+
+static int image_open(struct cr_dbgset *s, struct cr_dbgimage *im, const struct cr_module *mod)
+{
+	struct cr_dbgsec sec[CR_DS_N];
+	struct cr_dwsect d[CR_DS_N];
+	struct mapped mf;
+	char link[256];
+	uint32_t crc = 0;
+
+	im->path[0] = 0;
+	if (own_file(mod, &mf, sec, link, sizeof(link), &crc) == 0) {
+		if (sec[CR_DS_INFO].size && sec[CR_DS_LINE].size && sec[CR_DS_ABBREV].size) {
+			size_t n = cr_strlen(mod->path);
+
+			memcpy(im->path, mod->path, n + 1);
+		} else {
+			unmap(&mf);
+		}
+	}
+	if (!im->path[0] &&
+	    (find_separate(mod, link, crc, &mf, sec, im->path, sizeof(im->path)) < 0 ||
+	     !sec[CR_DS_INFO].size || !sec[CR_DS_LINE].size || !sec[CR_DS_ABBREV].size)) {
+		if (im->path[0])
+			unmap(&mf);
+		im->path[0] = 0;
+		return -CR_ENOINFO;
+	}
+	im->map = mf.p;
+	im->map_len = mf.len;
+	cr_mem_buffer(&im->file, 0, mf.p, (size_t)mf.len);
+	for (int k = 0; k < CR_DS_N; k++)
+		if (section(s, im, k, &sec[k], &d[k]) < 0)
+			return -CR_ENOINFO;	/* the caller closes what is open */
+	im->src.info = d[CR_DS_INFO];
+	im->src.abbrev = d[CR_DS_ABBREV];
+	im->src.aranges = d[CR_DS_ARANGES];
+	im->src.ranges = d[CR_DS_RANGES];
+	im->src.rnglists = d[CR_DS_RNGLISTS];
+	im->src.addr = d[CR_DS_ADDR];
+	im->src.str = d[CR_DS_STR];
+	im->src.str_offsets = d[CR_DS_STR_OFFSETS];
+	im->src.line_str = d[CR_DS_LINE_STR];
+	im->line.line = d[CR_DS_LINE];
+	im->line.line_str = d[CR_DS_LINE_STR];
+	im->line.str = d[CR_DS_STR];
+	return 0;
+}
+
+const struct cr_dbgimage *cr_dbg_image(struct cr_dbgset *s, const struct cr_module *mod)
+{
+	struct cr_dbgimage *im;
+
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->img[i].mod_lo == mod->lo && s->img[i].mod_bias == mod->bias)
+			return s->img[i].ok ? &s->img[i] : NULL;
+	if (s->n == CR_DBG_IMAGES)
+		return NULL;
+	im = &s->img[s->n++];
+	memset(im, 0, sizeof(*im));
+	im->mod_lo = mod->lo;
+	im->mod_bias = mod->bias;
+	if (image_open(s, im, mod) == 0) {
+		im->ok = 1;
+		return im;
+	}
+	image_close(im);
+	im->map = NULL;
+	memset(im->zmap, 0, sizeof(im->zmap));
+	return NULL;
+}
