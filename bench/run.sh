@@ -86,3 +86,9 @@ echo "| /bin/true, an empty library preloaded (the floor of any preload) | $a | 
 read -r a b d <<<"$("$LAT" $RUNS "$LIB" "$EMPTY" -- /bin/true)"
 echo "| /bin/true, libcrash.so against the empty library | $a | $b | $d |"
 rm -f "$out"
+
+# What symbolization adds to a crash of a large C++ program, and gdb on the
+# same crash (issue 17): bench/symbols.sh; BENCH_SYMBOLS=0 leaves it out.
+if [ "${BENCH_SYMBOLS:-1}" != 0 ]; then
+	top_builddir=$B bash "$(dirname "$0")/symbols.sh"
+fi

@@ -17,3 +17,4 @@ check_PROGRAMS += tests/crash/stackuse
 tests_crash_stackuse_SOURCES = tests/crash/stackuse.c
 TESTS += tests/crash/stackuse
 include tests/output/local.mk
+include tests/symbols/local.mk

@@ -689,15 +689,20 @@ static int first_byte(struct cr_cursor *c, const struct str *s, uint8_t *b)
 
 /*
  * The path of file number file into o: from the right, name, its directory,
- * (DWARF 5, for a directory other than 0) directory 0, (DWARF 2-4) comp_dir; the path
- * starts at the last absolute one of these (or the first present) and leaves
- * out the empty and absent ones (6.2.4: relative directories are relative to
- * the compilation directory; a relative name to its directory).
+ * comp_dir; the path starts at the last absolute one of these (or the first
+ * present) and leaves out the empty and absent ones (6.2.4: relative
+ * directories are relative to the compilation directory; a relative name to
+ * its directory).  In DWARF 5, directory 0 names the compilation directory
+ * too, but a relative directory is still joined to comp_dir alone, not to
+ * directory 0 and comp_dir, as binutils, LLVM and GDB do: a file of
+ * directory 0 "./nptl" with comp_dir "./nptl" is "./nptl/./nptl/NAME" for
+ * all three (Debian's glibc).  Without comp_dir, a DWARF 5 relative
+ * directory other than 0 is joined to directory 0.
  */
 static int file_path(struct cr_cursor *c, const struct cr_dwline_src *src, const struct hdr *h,
 		     uint64_t file, const char *comp_dir, struct out *o)
 {
-	struct str part[3];	/* directory 0, the file's directory, its name */
+	struct str part[3];	/* directory 0 (no comp_dir), the file's directory, its name */
 	uint8_t first[3] = { 0, 0, 0 };
 	int has[3] = { 0, 0, 1 }, start = -1, ret;
 	uint64_t dir;
@@ -705,7 +710,8 @@ static int file_path(struct cr_cursor *c, const struct cr_dwline_src *src, const
 	if ((ret = file_entry(c, src, h, file, &part[2], &dir)) < 0 ||
 	    (ret = dir_entry(c, src, h, dir, &part[1], &has[1])) < 0)
 		return ret;
-	if (h->version >= 5 && dir != 0 && (ret = dir_entry(c, src, h, 0, &part[0], &has[0])) < 0)
+	if (h->version >= 5 && dir != 0 && !(comp_dir && comp_dir[0]) &&
+	    (ret = dir_entry(c, src, h, 0, &part[0], &has[0])) < 0)
 		return ret;
 	for (int i = 0; i < 3; i++) {
 		if (has[i] && (ret = first_byte(c, &part[i], &first[i])) < 0)
@@ -713,9 +719,7 @@ static int file_path(struct cr_cursor *c, const struct cr_dwline_src *src, const
 		if (first[i] == '/')
 			start = i;
 	}
-	/* DWARF 5's directory 0 is the compilation directory itself (6.2.4.1):
-	   comp_dir only for earlier versions, whose directory 0 has no entry. */
-	if (start < 0 && h->version < 5 && comp_dir && comp_dir[0]) {
+	if (start < 0 && comp_dir && comp_dir[0]) {
 		for (const char *p = comp_dir; *p; p++)
 			if ((ret = put_char(o, *p)) < 0)
 				return ret;

@@ -57,10 +57,10 @@ struct cr_dwline_row {
  * With path non-NULL, the row's file is written there as a C string: NAME
  * if absolute, else DIR/NAME if its directory is absolute, else
  * COMP_DIR/DIR/NAME (DWARF 5 6.2.4: relative directories are relative to
- * the compilation directory, which DWARF 5 names as directory 0 and then
- * COMP_DIR is that entry, not comp_dir; in DWARF 2-4 directory 0 is the
- * compilation directory itself and has no entry: COMP_DIR is comp_dir),
- * leaving out what is empty or absent.
+ * the compilation directory; in DWARF 2-4 directory 0 is the compilation
+ * directory itself and has no entry; in DWARF 5 it has one, and a relative
+ * directory is still joined to comp_dir alone, as binutils, LLVM and GDB
+ * do), leaving out what is empty or absent.
  * comp_dir: the CU's DW_AT_comp_dir, or NULL.  DWARF 5 file 0 is the primary
  * source file, DWARF 2-4 files count from 1 and may come from
  * DW_LNE_define_file.
