@@ -111,7 +111,7 @@ int cr_dbg_elf(const uint8_t *p, uint64_t len, struct cr_dbgsec sec[CR_DS_N], ch
 			*idlen = cr_elf_note_build_id(&mem, 0, sh.sh_size, id, 32);
 			continue;
 		}
-		if (max > 15 && cr_strncmp(name, ".gnu_debuglink", 15) == 0) {
+		if (max >= 15 && cr_strncmp(name, ".gnu_debuglink", 15) == 0) {
 			const char *s = (const char *)p + sh.sh_offset;
 			size_t n = 0;
 
@@ -395,15 +395,45 @@ static uint64_t be64(const uint8_t *b)
 	return v;
 }
 
-/* Section k of the image: in place, or inflated into an anonymous mapping. */
+/*
+ * A compressed section as memory: [0, size), decoded up to the end of each
+ * read before it is served.  The anonymous mapping is the size of the whole
+ * section; only the pages decoded into are ever touched.
+ */
+static int lazy_fill(const struct cr_mem *m, uint64_t addr, size_t len)
+{
+	struct cr_dbgimage *im = m->priv;
+	struct cr_inflate_lazy *z = &im->lazy[m - im->zmem];
+
+	if (addr < m->lo || addr > m->hi || len > m->hi - addr)
+		return -CR_EFAULT;
+	if (addr + len > z->n && (cr_inflate_lazy_more(&im->set->inf, z, (size_t)(addr + len)) < 0 ||
+				  addr + len > z->n))
+		return -CR_EFAULT;
+	return 0;
+}
+
+static int lazy_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	if (lazy_fill(m, addr, len) < 0)
+		return -CR_EFAULT;
+	memcpy(dst, m->buf + addr, len);
+	return 0;
+}
+
+static const void *lazy_view(const struct cr_mem *m, uint64_t addr, size_t len)
+{
+	return lazy_fill(m, addr, len) < 0 ? NULL : m->buf + addr;
+}
+
+/* Section k of the image: in place, or inflated on demand into an anonymous mapping. */
 static int section(struct cr_dbgset *s, struct cr_dbgimage *im, int k, const struct cr_dbgsec *d,
 		   struct cr_dwsect *out)
 {
 	const uint8_t *p = im->map + d->off;
+	struct cr_mem *m = &im->zmem[k];
 	uint64_t size, skip;
-	size_t got;
 	long a;
-	int ret;
 
 	out->mem = NULL;
 	out->lo = out->hi = 0;
@@ -437,12 +467,18 @@ static int section(struct cr_dbgset *s, struct cr_dbgimage *im, int k, const str
 	im->zmap[k] = (void *)a;
 	im->zlen[k] = size;
 	s->inflated += size;
-	ret = cr_inflate_zlib(&s->inf, p + skip, (size_t)(d->size - skip), im->zmap[k],
-			      (size_t)size, &got);
-	if (ret < 0 || got != size)
-		return ret < 0 ? ret : -CR_EINVAL;
-	cr_mem_buffer(&im->zmem[k], 0, im->zmap[k], (size_t)size);
-	out->mem = &im->zmem[k];
+	if (cr_inflate_lazy_init(&im->lazy[k], p + skip, (size_t)(d->size - skip), im->zmap[k],
+				 (size_t)size) < 0)
+		return -CR_EINVAL;
+	memset(m, 0, sizeof(*m));
+	m->read = lazy_read;
+	m->view = lazy_view;
+	m->buf = im->zmap[k];
+	m->lo = 0;
+	m->hi = size;
+	m->priv = im;
+	im->set = s;
+	out->mem = m;
 	out->lo = 0;
 	out->hi = size;
 	return 0;

@@ -48,7 +48,10 @@ struct cr_dbgimage {
 	const uint8_t *map;		/* the file, mapped (NULL: none) */
 	uint64_t map_len;
 	struct cr_mem file;		/* over map, at file offsets */
-	struct cr_mem zmem[CR_DS_N];	/* inflated sections, at offset 0 */
+	struct cr_mem zmem[CR_DS_N];	/* compressed sections, at offset 0, inflated as far as
+					   reads go (cr_inflate_lazy) */
+	struct cr_inflate_lazy lazy[CR_DS_N];
+	struct cr_dbgset *set;		/* whose decoder scratch they use */
 	void *zmap[CR_DS_N];
 	uint64_t zlen[CR_DS_N];
 	struct cr_dwinfo_src src;

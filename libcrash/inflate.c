@@ -15,13 +15,8 @@
 #define FAST_MASK ((1u << CR_HUFF_FAST) - 1)
 
 /* RFC 1951 3.1.1: data elements are packed starting with the least significant bit of a byte. */
-struct bits {
-	const uint8_t *in;
-	size_t pos, len;	/* next byte to load; input size */
-	uint64_t buf;		/* the next cnt bits of the stream, first in bit 0 */
-	unsigned cnt;
-	unsigned pad;		/* zero bytes loaded past the end of the input */
-};
+/* The input's bit reader (inflate.h: struct cr_inflate_bits). */
+#define bits cr_inflate_bits
 
 /*
  * At least 57 bits in buf: enough for the longest step, a length code with its
@@ -321,32 +316,44 @@ static int stored(struct bits *b, uint8_t *out, size_t cap, size_t *np)
 	return 0;
 }
 
+/* 3.2.3: one block; *final: it has BFINAL set.  *np: bytes written so far. */
+static int one_block(struct cr_inflate *st, struct bits *b, uint8_t *out, size_t cap, size_t *np,
+		     unsigned *final)
+{
+	unsigned type;
+	int ret;
+
+	refill(b);
+	*final = getbits(b, 1);
+	type = getbits(b, 2);
+	if (overrun(b))
+		return -CR_EINVAL;
+	if (type == 0)
+		ret = stored(b, out, cap, np);
+	else if (type == 1)
+		ret = fixed_codes(st);
+	else if (type == 2)
+		ret = dynamic_codes(st, b);
+	else
+		ret = -CR_EINVAL;	/* 11: reserved */
+	if (ret < 0)
+		return ret;
+	if (type != 0 && (ret = inflate_codes(st, b, out, cap, np)) < 0)
+		return ret;
+	return 0;
+}
+
 /* 3.2.3: blocks up to the one with BFINAL set.  *np: bytes written. */
 static int inflate_blocks(struct cr_inflate *st, struct bits *b, uint8_t *out, size_t cap,
 			  size_t *np)
 {
-	unsigned final, type;
+	unsigned final;
 	int ret;
 
 	st->fixed = 0;
 	*np = 0;
 	do {
-		refill(b);
-		final = getbits(b, 1);
-		type = getbits(b, 2);
-		if (overrun(b))
-			return -CR_EINVAL;
-		if (type == 0)
-			ret = stored(b, out, cap, np);
-		else if (type == 1)
-			ret = fixed_codes(st);
-		else if (type == 2)
-			ret = dynamic_codes(st, b);
-		else
-			ret = -CR_EINVAL;	/* 11: reserved */
-		if (ret < 0)
-			return ret;
-		if (type != 0 && (ret = inflate_codes(st, b, out, cap, np)) < 0)
+		if ((ret = one_block(st, b, out, cap, np, &final)) < 0)
 			return ret;
 	} while (!final);
 	return 0;
@@ -398,35 +405,87 @@ static uint32_t adler32(const uint8_t *p, size_t n)
 	return b << 16 | a;
 }
 
+/*
+ * RFC 1950 2.2: CM 8 (deflate) with CINFO <= 7 (a window of at most 32 KiB);
+ * FCHECK makes CMF * 256 + FLG a multiple of 31; a preset dictionary (FDICT)
+ * is one we do not have.
+ */
+static int zlib_header(const uint8_t *p, size_t inlen)
+{
+	if (inlen < 2 || (p[0] & 0x0f) != 8 || p[0] >> 4 > 7 || (p[0] << 8 | p[1]) % 31 != 0 ||
+	    (p[1] & 0x20))
+		return -CR_EINVAL;
+	return 0;
+}
+
+/* The Adler-32 after the last block: on the next byte boundary, most significant byte first. */
+static int zlib_trailer(struct bits *b, const uint8_t *out, size_t n)
+{
+	uint32_t sum;
+
+	getbits(b, b->cnt & 7);
+	refill(b);
+	sum = getbits(b, 8) << 24;
+	sum |= getbits(b, 8) << 16;
+	sum |= getbits(b, 8) << 8;
+	sum |= getbits(b, 8);
+	if (overrun(b) || sum != adler32(out, n))
+		return -CR_EINVAL;
+	return 0;
+}
+
 int cr_inflate_zlib(struct cr_inflate *st, const void *in, size_t inlen, void *out, size_t cap,
 		    size_t *outlen)
 {
 	const uint8_t *p = in;
 	struct bits b;
-	uint32_t sum;
 	size_t n;
 	int ret;
 
-	/* RFC 1950 2.2: CM 8 (deflate) with CINFO <= 7 (a window of at most
-	   32 KiB); FCHECK makes CMF * 256 + FLG a multiple of 31; a preset
-	   dictionary (FDICT) is one we do not have. */
-	if (inlen < 2 || (p[0] & 0x0f) != 8 || p[0] >> 4 > 7 || (p[0] << 8 | p[1]) % 31 != 0 ||
-	    (p[1] & 0x20))
-		return -CR_EINVAL;
-	bits_init(&b, p + 2, inlen - 2);
-	if ((ret = inflate_blocks(st, &b, out, cap, &n)) < 0)
+	if ((ret = zlib_header(p, inlen)) < 0)
 		return ret;
-	/* The Adler-32 follows on the next byte boundary, most significant byte first. */
-	getbits(&b, b.cnt & 7);
-	refill(&b);
-	sum = getbits(&b, 8) << 24;
-	sum |= getbits(&b, 8) << 16;
-	sum |= getbits(&b, 8) << 8;
-	sum |= getbits(&b, 8);
-	if (overrun(&b) || sum != adler32(out, n))
-		return -CR_EINVAL;
+	bits_init(&b, p + 2, inlen - 2);
+	if ((ret = inflate_blocks(st, &b, out, cap, &n)) < 0 || (ret = zlib_trailer(&b, out, n)) < 0)
+		return ret;
 	*outlen = n;
 	return 0;
+}
+
+int cr_inflate_lazy_init(struct cr_inflate_lazy *z, const void *in, size_t inlen, void *out,
+			 size_t size)
+{
+	const uint8_t *p = in;
+	int ret;
+
+	if ((ret = zlib_header(p, inlen)) < 0)
+		return ret;
+	bits_init(&z->b, p + 2, inlen - 2);
+	z->out = out;
+	z->size = size;
+	z->n = 0;
+	z->state = 0;
+	return 0;
+}
+
+int cr_inflate_lazy_more(struct cr_inflate *st, struct cr_inflate_lazy *z, size_t want)
+{
+	unsigned final;
+	int ret;
+
+	/* Another stream may have used st's tables since: the fixed ones are
+	   built again if needed. */
+	st->fixed = 0;
+	while (z->state == 0 && z->n < want) {
+		if ((ret = one_block(st, &z->b, z->out, z->size, &z->n, &final)) < 0) {
+			z->state = ret;
+			break;
+		}
+		if (final) {
+			ret = zlib_trailer(&z->b, z->out, z->n);
+			z->state = ret < 0 ? ret : z->n != z->size ? -CR_EINVAL : 1;
+		}
+	}
+	return z->state < 0 ? z->state : 0;
 }
 
 int cr_chdr_parse(const void *sec, size_t len, struct cr_chdr *ch)

@@ -43,6 +43,45 @@ struct cr_inflate {
 	uint8_t fixed;		/* lit and dist hold the fixed codes (3.2.6) */
 };
 
+/* The decoder's position in its input. */
+struct cr_inflate_bits {
+	const uint8_t *in;
+	size_t pos, len;	/* next byte to load; input size */
+	uint64_t buf;		/* the next cnt bits of the stream, first in bit 0 */
+	unsigned cnt;
+	unsigned pad;		/* zero bytes loaded past the end of the input */
+};
+
+/*
+ * A zlib stream decoded on demand, a block at a time, into out, which has
+ * room for the whole output (size bytes, known beforehand: an ELF
+ * compressed section's ch_size) and so is also the history window.  For
+ * debug sections of which a lookup reads a prefix: the unit it needs and
+ * what comes before.  The Adler-32 is checked when the last block is
+ * decoded: bytes handed out before that are unchecked (the DWARF decoders
+ * check everything they read).
+ */
+struct cr_inflate_lazy {
+	struct cr_inflate_bits b;
+	uint8_t *out;
+	size_t size;		/* the output's size */
+	size_t n;		/* bytes decoded so far: out[0, n) */
+	int state;		/* 0: more to come; 1: all decoded and checked; < 0: -CR_E* */
+};
+
+/* Check the zlib header, start decoding nothing yet.  0 or -CR_EINVAL. */
+int cr_inflate_lazy_init(struct cr_inflate_lazy *z, const void *in, size_t inlen, void *out,
+			 size_t size);
+
+/*
+ * Decode whole blocks until z->n >= want or the stream's end (st: the
+ * scratch, which several lazy streams may share).  0 (z->n may still be
+ * below want if the stream is shorter), or the sticky error: -CR_EINVAL
+ * (malformed; or the stream's length is not size), -CR_ERANGE (longer than
+ * size).  AS-safe; time linear in the bytes decoded.
+ */
+int cr_inflate_lazy_more(struct cr_inflate *st, struct cr_inflate_lazy *z, size_t want);
+
 /*
  * Decode the zlib stream [in, in + inlen) into out (capacity cap).  Checks the
  * header (CM 8, CINFO <= 7, FCHECK, no preset dictionary) and the Adler-32 of
