@@ -42,22 +42,17 @@ uint32_t cr_crc32(uint32_t crc, const void *p, size_t len)
 	return ~crc;
 }
 
-/* The index in CR_DS_* of ".debug_NAME" (z: ".zdebug_NAME"), or -1. */
+/* The index in CR_DS_* of ".debug_NAME" (z: ".zdebug_NAME"), or -1; max: bytes left in the table. */
 static int sect_index(const char *name, size_t max, int *z)
 {
 	const char *n = cr_dbg_names;
 	size_t k;
 
-	*z = 0;
-	if (max > 2 && name[0] == '.' && name[1] == 'z') {
-		*z = 1;
-		name++;
-		max--;
-	}
-	if (max < 7 || cr_strncmp(name, ".debug_", 7) != 0)
+	*z = max >= 8 && cr_strncmp(name, ".zdebug_", 8) == 0;
+	if (!*z && (max < 7 || cr_strncmp(name, ".debug_", 7) != 0))
 		return -1;
-	name += 7;
-	max -= 7;
+	name += 7 + *z;
+	max -= 7 + (size_t)*z;
 	for (int i = 0; i < CR_DS_N; i++, n += k + 1) {
 		k = cr_strlen(n);
 		if (k < max && cr_strncmp(name, n, k) == 0 && name[k] == 0)

@@ -10,7 +10,8 @@ UNIT_TESTS = \
 	tests/unit/t-unwind tests/unit/t-special tests/unit/t-step tests/unit/t-report \
 	tests/unit/t-out tests/unit/t-sigdesc tests/unit/t-options tests/unit/t-maps \
 	tests/unit/t-memfast tests/unit/t-meminit tests/unit/t-install tests/unit/t-sym \
-	tests/unit/t-sym-nopie tests/unit/t-sys tests/unit/t-str tests/unit/t-sink
+	tests/unit/t-sym-nopie tests/unit/t-sys tests/unit/t-str tests/unit/t-sink \
+	tests/unit/t-debuginfo
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -23,6 +24,7 @@ tests_unit_t_special_SOURCES = tests/unit/t-special.c tests/unit/fakeproc.h
 tests_unit_t_step_SOURCES = tests/unit/t-step.c tests/unit/fakeproc.h
 tests_unit_t_report_SOURCES = tests/unit/t-report.c tests/unit/fakeproc.h
 tests_unit_t_meminit_LDADD = $(LDADD) -lpthread
+tests_unit_t_debuginfo_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
 # Unit tests may cast and compare freely.
 tests_unit_t_sym_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
 # t-sym again as a non-PIE executable: bias 0, its ELF header where it was

@@ -536,8 +536,55 @@ static void t_section(void)
 		   "section: truncated stream: -CR_EINVAL");
 }
 
+/*
+ * cr_inflate_lazy: the multi-block stream decoded a byte further at a time
+ * gives the one-shot output, each call stopping at a block's end at or past
+ * what was asked; a short stream, a long one and a bad checksum are sticky
+ * errors found when the last block is decoded.
+ */
+static void t_lazy(void)
+{
+	size_t len = sizeof(multi_out) - 1, ends = 0, last = 0;
+	uint8_t out[512], bad[sizeof(multi)];
+	struct cr_inflate_lazy z;
+	int ok = 1;
+
+	tap_is_i64(cr_inflate_lazy_init(&z, multi, sizeof(multi), out, len), 0, "lazy: header");
+	tap_is_u64(z.n, 0, "lazy: nothing decoded before the first read");
+	for (size_t want = 1; want <= len; want++) {
+		if (cr_inflate_lazy_more(&st, &z, want) < 0 || z.n < want) {
+			ok = 0;
+			break;
+		}
+		if (z.n != last)
+			ends++;
+		last = z.n;
+	}
+	tap_ok(ok && memcmp(out, multi_out, len) == 0, "lazy: byte by byte, the one-shot output");
+	tap_is_u64(ends, 3, "lazy: a block at a time (three of the five blocks have output)");
+	tap_is_i64(z.state, 1, "lazy: the end reached and its Adler-32 checked");
+	tap_is_i64(cr_inflate_lazy_more(&st, &z, len + 10), 0, "lazy: asking past the end: fine");
+	tap_is_u64(z.n, len, "lazy: ...and no more bytes");
+
+	cr_inflate_lazy_init(&z, multi, sizeof(multi), out, len + 1);
+	tap_is_i64(cr_inflate_lazy_more(&st, &z, len + 1), -CR_EINVAL,
+		   "lazy: a stream shorter than its size: -CR_EINVAL");
+	tap_is_i64(cr_inflate_lazy_more(&st, &z, 1), -CR_EINVAL, "lazy: ...sticky");
+	cr_inflate_lazy_init(&z, multi, sizeof(multi), out, len - 1);
+	tap_is_i64(cr_inflate_lazy_more(&st, &z, len - 1), -CR_ERANGE,
+		   "lazy: a stream longer than its size: -CR_ERANGE");
+	memcpy(bad, multi, sizeof(multi));
+	bad[sizeof(bad) - 1] ^= 1;
+	cr_inflate_lazy_init(&z, bad, sizeof(bad), out, len);
+	tap_is_i64(cr_inflate_lazy_more(&st, &z, 1), 0, "lazy: bad checksum: the first block served");
+	tap_is_i64(cr_inflate_lazy_more(&st, &z, len), -CR_EINVAL,
+		   "lazy: bad checksum: -CR_EINVAL at the last block");
+	tap_is_i64(cr_inflate_lazy_init(&z, multi, 1, out, len), -CR_EINVAL, "lazy: no header");
+}
+
 int main(void)
 {
+	t_lazy();
 	t_streams();
 	t_trailing();
 	t_header();
