@@ -8,7 +8,6 @@
 
 #include "debuginfo.h"
 #include "elfmem.h"
-#include "out.h"
 #include "str.h"
 #include "sys.h"
 
@@ -198,10 +197,11 @@ static int done(char *dst, size_t cap, size_t k)
 
 static void put_hex(char *dst, size_t cap, size_t *k, const uint8_t *b, unsigned n)
 {
-	char two[3];
+	char two[2];
 
 	for (unsigned i = 0; i < n; i++) {
-		cr_fmt_x(two, sizeof(two), b[i], 2);
+		two[0] = "0123456789abcdef"[b[i] >> 4];
+		two[1] = "0123456789abcdef"[b[i] & 15];
 		put(dst, cap, k, two, 2);
 	}
 }

@@ -11,6 +11,10 @@
  *                   section at once (units, abbreviations, range lists,
  *                   string and address tables overlap), the unit for pcs the
  *                   input picks, its attributes, its inline chain and names
+ *   FUZZ_DEBUGELF   libcrash/debuginfo.c: the input as a debug file's ELF
+ *                   image (section headers, names, notes, debuglink), then
+ *                   each compressed section it finds inflated lazily, a
+ *                   prefix the input picks
  * A target passes if no input crashes it, reads out of bounds or trips
  * UBSan; the unit tests check exact results.
  */
@@ -108,6 +112,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 			cr_dwinfo_str(&cu.name, buf, sizeof(buf));
 			cr_dwinfo_inlines(&src, &cu, pc + k, fr, 8, &nf);
 		}
+	}
+	return 0;
+}
+#elif defined(FUZZ_DEBUGELF)
+#include "debuginfo.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	static struct cr_inflate st;
+	static uint8_t out[1 << 16];
+	struct cr_dbgsec sec[CR_DS_N];
+	struct cr_inflate_lazy z;
+	uint8_t id[32];
+	unsigned idlen;
+	uint32_t crc;
+	char link[64];
+
+	if (n < 1)
+		return 0;
+	if (cr_dbg_elf(d + 1, n - 1, sec, link, sizeof(link), &crc, id, &idlen) < 0)
+		return 0;
+	for (int k = 0; k < CR_DS_N; k++) {
+		const uint8_t *p = d + 1 + sec[k].off;
+
+		if (!sec[k].compressed || sec[k].size < 24)
+			continue;
+		/* As debuginfo.c: the header's size is the output's (bounded here). */
+		if (cr_inflate_lazy_init(&z, p + 24, (size_t)sec[k].size - 24, out,
+					 (size_t)d[0] * 256) == 0)
+			cr_inflate_lazy_more(&st, &z, (size_t)d[0] * 128);
 	}
 	return 0;
 }

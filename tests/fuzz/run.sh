@@ -16,14 +16,15 @@ SOURCES="$LIB/cursor.c $LIB/mem.c $LIB/row.c $LIB/maps.c $LIB/cfi/ehframe.c $LIB
 	$LIB/cfi/expr.c $LIB/arch/x86_64/desc.c $LIB/arch/x86_64/scan.c $LIB/arch/x86_64/insn.c $LIB/arch/aarch64/desc.c
 	$LIB/arch/aarch64/scan.c $LIB/arch/riscv64/desc.c $LIB/arch/riscv64/scan.c
 	$LIB/arch/loongarch64/desc.c $LIB/arch/loongarch64/scan.c
-	$LIB/demangle.c $LIB/demangle-cxx*.c $LIB/demangle-rust*.c $LIB/inflate.c $LIB/dwarf/*.c"
+	$LIB/demangle.c $LIB/demangle-cxx*.c $LIB/demangle-rust*.c $LIB/inflate.c $LIB/dwarf/*.c
+	$LIB/debuginfo.c $LIB/elfmem.c"
 n=0
 fail=0
-for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO}; do
+for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO DEBUGELF}; do
 	n=$((n + 1))
 	bin=$OUT/fuzz-$t
 	# The symbolizer's decompression and DWARF targets are in a file of their own.
-	case $t in INFLATE | DWARF*) harness=fuzz-dwarf.c ;; *) harness=fuzz.c ;; esac
+	case $t in INFLATE | DWARF* | DEBUGELF) harness=fuzz-dwarf.c ;; *) harness=fuzz.c ;; esac
 	if ! $CC -g -O1 -std=gnu11 -D_GNU_SOURCE -DFUZZ_$t "$SYSCALL_H" -I"$SRC/include" -I"$LIB" \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		"$SRC/tests/fuzz/$harness" $SOURCES -o "$bin" 2>"$OUT/build-$t.log"; then
@@ -33,6 +34,13 @@ for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO}
 		continue
 	fi
 	mkdir -p "$OUT/corpus-$t"
+	if [ "$t" = DEBUGELF ] && [ ! -s "$OUT/corpus-$t/seed" ]; then
+		# A seed the fuzzer would take long to find: a small object with
+		# zlib-compressed DWARF, behind the byte that picks the output room.
+		echo 'static int g(int x) { return x * 3; } int f(int x) { return g(x) + 1; }' |
+			$CC -g -O1 -gz=zlib -c -x c - -o "$OUT/seed.o" 2>/dev/null &&
+			{ printf '\377'; head -c 4000 "$OUT/seed.o"; } >"$OUT/corpus-$t/seed" || true
+	fi
 	if "$bin" -max_total_time="$SECS" -max_len=4096 -print_final_stats=1 "$OUT/corpus-$t" \
 		>"$OUT/run-$t.log" 2>&1; then
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/run-$t.log")
