@@ -138,6 +138,23 @@ is "$STATUS" "signal 11 core 0" "c++ dtor: died by SIGSEGV"
 check "c++ dtor: complete" grep -q '^backtrace: .*engine auto, complete$' "$out"
 check "c++ dtor: ~Bomb <- thrower_with_bomb (landing pad) <- main" \
 	names_in_order "$out" "(anonymous namespace)::Bomb::~Bomb()" "thrower_with_bomb()" main
+# ...and a fault in a member function inlined into its caller (issue 17): its own
+# [inline] line first, at its source line, then the caller at the call site;
+# names demangled.  tests/symbols checks every frame against binutils.
+run_crash "$out" CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashcxx" inline
+is "$STATUS" "signal 11 core 0" "c++ inline: died by SIGSEGV"
+check "c++ inline: #00 Cart<int>::total() [inline] at crashcxx.cc" \
+	grep -q '^ *#00 pc [0-9a-f]*  .*crashcxx (shop::Cart<int>::total() const+[0-9]*) (BuildId: [0-9a-f]*) \[inline\] at .*demo/crashcxx.cc:[0-9]*$' "$out"
+check "c++ inline: #01 checkout() with #00's pc, from the context, at its call of total()" \
+	grep -q "^ *#01 pc $(sed -n 's/^ *#00 pc \([0-9a-f]*\) .*/\1/p' "$out")  .*(shop::checkout(shop::Cart<int> const&)+[0-9]*) \[ctx\] at .*demo/crashcxx.cc:[0-9]*$" "$out"
+check "c++ inline: checkout <- main, through std::function" \
+	names_in_order "$out" "shop::checkout(shop::Cart<int> const&)" main
+run_crash "$out" CRASH_OUTPUT="$out" CRASH_SYMBOLS=mangled LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashcxx" inline
+check "c++ inline, CRASH_SYMBOLS=mangled: mangled names, no [inline], no file:line" \
+	eval "grep -q '(_ZN4shop8checkoutERKNS_4CartIiEE+[0-9]*) .*\[ctx\]\$' '$out' && ! grep -q '\[inline\]\| at ' '$out'"
+run_crash "$out" CRASH_OUTPUT="$out" CRASH_SYMBOLS=names LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashcxx" inline
+check "c++ inline, CRASH_SYMBOLS=names: demangled, no [inline], no file:line" \
+	eval "grep -q '^ *#00 .*(shop::checkout(shop::Cart<int> const&)+[0-9]*) .*\[ctx\]\$' '$out' && ! grep -q '\[inline\]\| at ' '$out'"
 
 # The engines against each other (issue 4: the evidence where no libunwind is packaged):
 # CRASH_ENGINE=all on the frame-pointer build, every mode.  auto must equal cfi frame for
