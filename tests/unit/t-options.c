@@ -87,6 +87,26 @@ int main(void)
 	tap_ok(env.v[CR_ENV_MAX_FRAMES] && env.v[CR_ENV_MAX_FRAMES][0] == 0, "env: set but empty");
 	tap_ok(env.v[CR_ENV_DISABLE] && strcmp(env.v[CR_ENV_DISABLE], "1") == 0, "env: CRASH_DISABLE");
 	tap_ok(env.v[CR_ENV_CACHE] && strcmp(env.v[CR_ENV_CACHE], "0") == 0, "env: CRASH_CACHE");
+	/* CRASH_SYMBOLS, CRASH_DEBUG_PATH and the debuginfod client's three. */
+	char *const dbg[] = { "HOMEX=/no", "HOME=/home/u", "XDG_CACHE_HOME=/x",
+			      "DEBUGINFOD_CACHE_PATH=/dc", "DEBUGINFOD_URLS=http://no",
+			      "CRASH_DEBUG_PATH=/a:/b", "CRASH_SYMBOLS=names", "HOME=/second", NULL };
+	cr_env_read(&env, dbg);
+	tap_ok(env.v[CR_ENV_HOME] && strcmp(env.v[CR_ENV_HOME], "/home/u") == 0 &&
+		       env.v[CR_ENV_XDG_CACHE] && strcmp(env.v[CR_ENV_XDG_CACHE], "/x") == 0 &&
+		       env.v[CR_ENV_DEBUGINFOD_CACHE] &&
+		       strcmp(env.v[CR_ENV_DEBUGINFOD_CACHE], "/dc") == 0,
+	       "env: HOME (the first, not HOMEX), XDG_CACHE_HOME, DEBUGINFOD_CACHE_PATH");
+	tap_ok(env.v[CR_ENV_DEBUG_PATH] && strcmp(env.v[CR_ENV_DEBUG_PATH], "/a:/b") == 0 &&
+		       env.v[CR_ENV_SYMBOLS] && strcmp(env.v[CR_ENV_SYMBOLS], "names") == 0,
+	       "env: CRASH_DEBUG_PATH, CRASH_SYMBOLS");
+	tap_ok(cr_opt_symbols("full", &e) == 0 && e == CR_SYMBOLS_FULL &&
+		       cr_opt_symbols("names", &e) == 0 && e == CR_SYMBOLS_NAMES &&
+		       cr_opt_symbols("mangled", &e) == 0 && e == CR_SYMBOLS_MANGLED,
+	       "symbols: full, names, mangled");
+	tap_ok(cr_opt_symbols("Full", &e) < 0 && cr_opt_symbols("", &e) < 0 &&
+		       cr_opt_symbols("namesx", &e) < 0 && cr_opt_symbols(NULL, &e) < 0,
+	       "symbols: anything else refused");
 	char *const none[] = { "CRASH_OUTPUT", "CRASH_OUTPU=1", "HOME=/", NULL };
 	cr_env_read(&env, none);
 	tap_ok(!env.v[CR_ENV_OUTPUT] && !env.v[CR_ENV_SIGNALS] && !env.v[CR_ENV_ENGINE] && !env.v[CR_ENV_MAX_FRAMES] && !env.v[CR_ENV_DISABLE] &&
