@@ -158,6 +158,61 @@ size_t cr_fmt_u(char *dst, size_t cap, uint64_t v)
 	return k;
 }
 
+/* n as exactly w decimal digits (w <= 6) at dst. */
+static void digits(char *dst, uint64_t n, int w)
+{
+	while (w-- > 0) {
+		dst[w] = (char)('0' + n % 10);
+		n /= 10;
+	}
+}
+
+size_t cr_fmt_utc(char *dst, size_t cap, uint64_t sec, uint64_t nsec)
+{
+	uint64_t days = sec / 86400, s = sec % 86400, y, doy, mp;
+	uint64_t era, doe, yoe;
+	unsigned m, d;
+
+	if (cap < CR_UTC_LEN + 1 || days > 2932896) {	/* 9999-12-31 */
+		if (cap)
+			dst[0] = 0;
+		return 0;
+	}
+	/*
+	 * Days -> date, counting years from March 1 so that the leap day ends
+	 * the year: 400-year eras of 146,097 days; in an era, a year has 365
+	 * days, one more every 4th, one fewer every 100th, one more every
+	 * 400th; months from March follow 153 days per 5 months.  Day 0 of
+	 * era 0 is 0000-03-01, 719,468 days before 1970-01-01.
+	 */
+	days += 719468;
+	era = days / 146097;
+	doe = days % 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	d = (unsigned)(doy - (153 * mp + 2) / 5 + 1);
+	m = (unsigned)(mp < 10 ? mp + 3 : mp - 9);
+	y = era * 400 + yoe + (m <= 2);
+	digits(dst, y / 100, 2);
+	digits(dst + 2, y % 100, 2);
+	dst[4] = '-';
+	digits(dst + 5, m, 2);
+	dst[7] = '-';
+	digits(dst + 8, d, 2);
+	dst[10] = 'T';
+	digits(dst + 11, s / 3600, 2);
+	dst[13] = ':';
+	digits(dst + 14, s / 60 % 60, 2);
+	dst[16] = ':';
+	digits(dst + 17, s % 60, 2);
+	dst[19] = '.';
+	digits(dst + 20, nsec / 1000 % 1000000, 6);
+	dst[26] = 'Z';
+	dst[27] = 0;
+	return CR_UTC_LEN;
+}
+
 void cr_putx(struct cr_out *o, uint64_t v, int width)
 {
 	char tmp[17];

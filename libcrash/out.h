@@ -46,5 +46,13 @@ void cr_out_drain(struct cr_out *o);
 /* Format into a small buffer (tests, names): returns the length, always NUL-terminates. */
 size_t cr_fmt_u(char *dst, size_t cap, uint64_t v);
 size_t cr_fmt_x(char *dst, size_t cap, uint64_t v, int width);
+/*
+ * A time since the epoch (CLOCK_REALTIME) as ISO 8601 in UTC to the
+ * microsecond, "2026-11-25T12:04:05.123456Z" (27 bytes and the NUL; cap >=
+ * 28, else ""); the proleptic Gregorian calendar, no leap seconds (POSIX
+ * time).  Years 1970 to 9999.  Returns the length.
+ */
+#define CR_UTC_LEN 27
+size_t cr_fmt_utc(char *dst, size_t cap, uint64_t sec, uint64_t nsec);
 
 #endif

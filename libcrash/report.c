@@ -3,10 +3,12 @@
  * The report, modelled on Android tombstones.  Every line format here is
  * specified in docs/report-format.md; tests parse it.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/prctl.h>
 
+#include "config.h"
 #include "crash-int.h"
 #include "debuginfo.h"
 #include "demangle.h"
@@ -78,6 +80,124 @@ static void put_ids(struct cr_out *o)
 	cr_exe_path(exe, sizeof(exe), 1);
 	cr_puts(o, exe[0] ? exe : "?");
 	cr_puts(o, " <<<\n");
+}
+
+/* Up to cap - 1 bytes of a /proc file into buf; the count (0: unreadable). */
+static size_t read_proc(const char *path, char *buf, size_t cap)
+{
+	int fd = cr_sys_open(path, O_RDONLY | O_CLOEXEC, 0);
+	size_t n = 0;
+
+	if (fd < 0)
+		return 0;
+	for (int i = 0; i < 16 && n + 1 < cap; i++) {
+		long r = cr_sys_read(fd, buf + n, cap - 1 - n);
+
+		if (r == -EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	cr_sys_close(fd);
+	buf[n] = 0;
+	return n;
+}
+
+/*
+ * The process's age: now (CLOCK_BOOTTIME) minus its start, field 22 of
+ * /proc/self/stat in clock ticks since boot (proc(5); USER_HZ is 100 on
+ * every Linux arch of ours, the kernel's fixed unit for that field).
+ * Milliseconds, or -1.
+ */
+static int64_t uptime_ms(void)
+{
+	char st[1024], *p = NULL;
+	struct timespec now;
+	uint64_t ticks = 0;
+	size_t n = read_proc("/proc/self/stat", st, sizeof(st));
+
+	/* The name (field 2) may hold spaces and parentheses: fields count
+	   from its last ')'. */
+	for (size_t i = 0; i < n; i++)
+		if (st[i] == ')')
+			p = st + i + 1;
+	if (!p || cr_sys_clock_gettime(CLOCK_BOOTTIME, &now) < 0)
+		return -1;
+	for (int field = 2; *p && field < 22; p++)
+		if (*p == ' ')
+			field++;
+	if (*p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++)
+		ticks = ticks * 10 + (uint64_t)(*p - '0');
+	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 - (int64_t)ticks * 10;
+}
+
+/*
+ * When, for how long, what command, who, on what: "timestamp:",
+ * "process uptime:", "cmdline:", "uid:", "kernel:" and "libcrash:" lines
+ * (docs/report-format.md).  Each from one system call or /proc file; what
+ * cannot be read prints "?".
+ */
+static void put_process(struct cr_out *o)
+{
+	struct timespec ts;
+	struct utsname u;
+	char buf[1024];
+	int64_t up = uptime_ms();
+	long uid = cr_sys_getuid(), euid = cr_sys_geteuid();
+	size_t n;
+
+	cr_puts(o, "timestamp: ");
+	if (cr_sys_clock_gettime(CLOCK_REALTIME, &ts) == 0 &&
+	    cr_fmt_utc(buf, sizeof(buf), (uint64_t)ts.tv_sec, (uint64_t)ts.tv_nsec))
+		cr_puts(o, buf);
+	else
+		cr_putc(o, '?');
+	cr_puts(o, "\nprocess uptime: ");
+	if (up >= 0) {
+		cr_putu(o, (uint64_t)up / 1000);
+		cr_putc(o, '.');
+		cr_putc(o, (char)('0' + up / 100 % 10));
+		cr_putc(o, (char)('0' + up / 10 % 10));
+		cr_puts(o, " s");
+	} else {
+		cr_putc(o, '?');
+	}
+	/* The arguments, NUL-separated in /proc: spaces between them, other
+	   control characters as '?', cut at 1 KiB with " ...". */
+	cr_puts(o, "\ncmdline: ");
+	n = read_proc("/proc/self/cmdline", buf, sizeof(buf));
+	while (n && buf[n - 1] == 0)
+		n--;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = buf[i] == 0 ? ' ' : (unsigned char)buf[i] < 0x20 || buf[i] == 0x7f ? '?' : buf[i];
+	cr_putsn(o, n ? buf : "?", n ? n : 1);
+	if (n == sizeof(buf) - 1)
+		cr_puts(o, " ...");
+	cr_puts(o, "\nuid: ");
+	if (uid >= 0)
+		cr_putu(o, (uint64_t)uid);
+	else
+		cr_putc(o, '?');
+	if (euid >= 0 && euid != uid) {
+		cr_puts(o, ", euid: ");
+		cr_putu(o, (uint64_t)euid);
+	}
+	cr_puts(o, "\nkernel: ");
+	if (cr_sys_uname(&u) == 0) {
+		u.sysname[sizeof(u.sysname) - 1] = u.release[sizeof(u.release) - 1] = 0;
+		u.machine[sizeof(u.machine) - 1] = 0;
+		cr_puts(o, u.sysname);
+		cr_putc(o, ' ');
+		cr_puts(o, u.release);
+		cr_putc(o, ' ');
+		cr_puts(o, u.machine);
+	} else {
+		cr_putc(o, '?');
+	}
+	cr_puts(o, "\nlibcrash: " PACKAGE_VERSION "\n");
 }
 
 /* "11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x..." and what else si says. */
@@ -658,6 +778,7 @@ void cr_report(struct cr_out *o, const struct cr_crash *c)
 	cr_mem_fast_init(&ms);
 	cr_puts(o, c->sig ? "*** libcrash: fatal signal ***\n" : "*** libcrash: report requested ***\n");
 	put_ids(o);
+	put_process(o);
 	put_signal(o, c);
 	put_regs(o, c);
 	cr_flush(o);	/* what we have is out, even if the walk goes wrong */

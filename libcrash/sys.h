@@ -21,6 +21,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -109,6 +110,22 @@ static inline int cr_sys_getpid(void)
 static inline int cr_sys_gettid(void)
 {
 	return (int)CR_SYS0(SYS_gettid);
+}
+
+/* Never fail (but a seccomp filter may refuse them: < 0 then). */
+static inline long cr_sys_getuid(void)
+{
+	return CR_SYS0(SYS_getuid);
+}
+
+static inline long cr_sys_geteuid(void)
+{
+	return CR_SYS0(SYS_geteuid);
+}
+
+static inline int cr_sys_uname(struct utsname *u)
+{
+	return (int)CR_SYS1(SYS_uname, u);
 }
 
 static inline int cr_sys_tgkill(int pid, int tid, int sig)

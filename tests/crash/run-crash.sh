@@ -214,6 +214,22 @@ check "badpc: frame #00 not in any executable mapping" \
 check "badpc: frame #01 is the caller, from the return address" \
 	grep -q '^ *#01 pc .*(crash_badpc+[0-9]*).* \[ra\]\( at .*:[0-9]*\)\{0,1\}$' "$out"
 check "segv: fault addr 0" grep -q 'fault addr 0x0000000000000000$' "$TMPD/segv.auto.crashme.txt"
+# The process lines (issue 18): when, how long, what command, who, on what.
+seg=$TMPD/segv.auto.crashme.txt
+ts=$(sed -n 's/^timestamp: \([0-9-]*\)T\([0-9:]*\)\.[0-9]\{6\}Z$/\1 \2/p' "$seg")
+if [ -n "$ts" ]; then
+	age=$(( $(date -u +%s) - $(date -u -d "$ts" +%s) ))
+	check "segv: timestamp, UTC to the microsecond, within 5 minutes of now ($ts, ${age}s)" \
+		test "$age" -ge 0 -a "$age" -le 300
+else
+	check "segv: timestamp line" false
+fi
+check "segv: process uptime in seconds" grep -q '^process uptime: [0-9]*\.[0-9][0-9] s$' "$seg"
+check "segv: cmdline is the command and its argument" grep -q "^cmdline: .*crashme segv$" "$seg"
+is "$(sed -n 's/^uid: \([0-9]*\).*/\1/p' "$seg")" "$(id -u)" "segv: uid"
+check "segv: kernel release" grep -q "^kernel: Linux $(uname -r | sed 's/[.[\*^$]/\\&/g') [a-z0-9_]*$" "$seg"
+ver=$(sed -n 's/^PACKAGE_VERSION = //p' "$top_builddir/Makefile")
+is "$(sed -n 's/^libcrash: //p' "$seg")" "$ver" "segv: libcrash version"
 check "read: fault addr 0xdead0000" grep -q 'fault addr 0x00000000dead0000$' "$TMPD/read.auto.crashme.txt"
 check "abort: sender is the process itself" grep -q 'code -6 (SI_TKILL), sender pid [0-9]*, uid [0-9]*$' "$TMPD/abort.auto.crashme.txt"
 check "segv: build-id on the first frame" grep -q '^ *#00 pc .*crashme (crash_null+[0-9]*) (BuildId: [0-9a-f]\{40\}) \[ctx\]\( at .*:[0-9]*\)\{0,1\}$' "$TMPD/segv.auto.crashme.txt"

@@ -4,7 +4,7 @@
 # a step whose stamp exists is skipped, so a second run takes well under a second.
 #
 # Into the host (apt-get, bookworm): gcc- and g++-aarch64-linux-gnu, gcc- and
-#   g++-riscv64-linux-gnu, their libc6-dev-*-cross, clang-19, lld-19.
+#   g++-riscv64-linux-gnu, their libc6-dev-*-cross, clang-19, lld-19, llvm-19 (llvm-addr2line-19 &c.: tests/symbols on loongarch64).
 # Into PREFIX (default <repo>/.cross; extracted with dpkg-deb -x, never installed):
 #   qemu/                qemu-{aarch64,riscv64,loongarch64} 10.0 from trixie (static-pie, so they
 #                        run on bookworm).  bookworm's qemu 7.2 cannot run trixie's loong64
@@ -63,7 +63,7 @@ command -v dpkg-deb >/dev/null && command -v apt-get >/dev/null ||
 
 # ---------------------------------------------------------------- host packages (bookworm)
 HOST_PKGS="gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross
-	gcc-riscv64-linux-gnu g++-riscv64-linux-gnu libc6-dev-riscv64-cross clang-19 lld-19"
+	gcc-riscv64-linux-gnu g++-riscv64-linux-gnu libc6-dev-riscv64-cross clang-19 lld-19 llvm-19"
 missing=""
 for p in $HOST_PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

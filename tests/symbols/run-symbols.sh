@@ -43,15 +43,26 @@ if [ "$HOST" != "$BUILD" ] || [ -n "$RUN" ]; then
 			break
 		fi
 	done
+	# No binutils for the target (Debian 12 has none for loongarch64): LLVM's
+	# twins, which read every arch (llvm-19: tests/cross/setup.sh installs it).
+	if [ "$TP" = none ] && command -v llvm-addr2line-19 >/dev/null &&
+		command -v llvm-nm-19 >/dev/null && command -v llvm-readelf-19 >/dev/null &&
+		command -v llvm-objcopy-19 >/dev/null; then
+		TP=llvm-19
+	fi
 	if [ "$TP" = none ]; then
 		skip "symbols against binutils" "no binutils for $HOST_CPU here\
  ($HOST_CPU-linux-gnu-addr2line &c.; Debian: binutils-$HOST_CPU-linux-gnu, which Debian 12\
- does not have for loongarch64)"
+ does not have for loongarch64; nor llvm-19's llvm-addr2line-19 &c.)"
 		done_testing
 		exit
 	fi
 fi
-A2L=${TP}addr2line NMT=${TP}nm READELF=${TP}readelf OBJCOPY=${TP}objcopy
+if [ "$TP" = llvm-19 ]; then
+	A2L=llvm-addr2line-19 NMT=llvm-nm-19 READELF=llvm-readelf-19 OBJCOPY=llvm-objcopy-19
+else
+	A2L=${TP}addr2line NMT=${TP}nm READELF=${TP}readelf OBJCOPY=${TP}objcopy
+fi
 for t in "$A2L" "$NMT" "$READELF" "$OBJCOPY" gzip od; do
 	if ! command -v "$t" >/dev/null; then
 		skip "symbols against binutils" "no $t"
@@ -61,6 +72,11 @@ for t in "$A2L" "$NMT" "$READELF" "$OBJCOPY" gzip od; do
 done
 LLVM_A2L=$(command -v llvm-addr2line || true)
 LLVM_DWARFDUMP=$(command -v llvm-dwarfdump || true)
+# LLVM 14 (Debian 12's llvm-addr2line) does not know loongarch64; 19 does.
+if [ "$HOST_CPU" = loongarch64 ]; then
+	LLVM_A2L=$(command -v llvm-addr2line-19 || true)
+	LLVM_DWARFDUMP=$(command -v llvm-dwarfdump-19 || true)
+fi
 if [ -z "$CC" ] || ! command -v "${CC%% *}" >/dev/null || [ -z "$CXX" ] ||
 	! command -v "${CXX%% *}" >/dev/null; then
 	skip "symbols against binutils" "no compiler (CC '$CC', CXX '$CXX' from $top_builddir/Makefile)"

@@ -35,6 +35,31 @@ int main(void)
 	struct cr_out o;
 	int p[2];
 
+	{
+		/* Against date -u -d @SEC +%Y-%m-%dT%H:%M:%S (GNU coreutils). */
+		static const struct {
+			uint64_t sec, nsec;
+			const char *want;
+		} t[] = {
+			{ 0, 0, "1970-01-01T00:00:00.000000Z" },
+			{ 951782399, 999999999, "2000-02-28T23:59:59.999999Z" },
+			{ 951782400, 1000, "2000-02-29T00:00:00.000001Z" },	/* 400th year: leap */
+			{ 951868800, 0, "2000-03-01T00:00:00.000000Z" },
+			{ 4107542400, 0, "2100-03-01T00:00:00.000000Z" },	/* 100th: not leap */
+			{ 4107456000, 0, "2100-02-28T00:00:00.000000Z" },
+			{ 1795608245, 123456789, "2026-11-25T12:04:05.123456Z" },
+			{ 1709164800, 0, "2024-02-29T00:00:00.000000Z" },
+			{ 253402300799, 0, "9999-12-31T23:59:59.000000Z" },
+		};
+		char buf[CR_UTC_LEN + 1], tiny[CR_UTC_LEN];
+
+		for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+			cr_fmt_utc(buf, sizeof(buf), t[i].sec, t[i].nsec);
+			tap_is_str(buf, t[i].want, "utc");
+		}
+		tap_is_u64(cr_fmt_utc(buf, sizeof(buf), 253402300800, 0), 0, "utc: year 10000: nothing");
+		tap_is_u64(cr_fmt_utc(tiny, sizeof(tiny), 0, 0), 0, "utc: no room: nothing");
+	}
 	tap_is_str(fmt(cr_putx, 0, 0), "0", "hex 0 width 0");
 	tap_is_str(fmt(cr_putx, 0, 16), "0000000000000000", "hex 0 width 16");
 	tap_is_str(fmt(cr_putx, 0x1139, 16), "0000000000001139", "hex padded");
