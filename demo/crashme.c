@@ -113,6 +113,44 @@ NOINLINE static void crash_bus(void)
 	KEEP();
 }
 
+/* A write to a string constant in .rodata (SIGSEGV, SEGV_ACCERR). */
+NOINLINE static void crash_rodata(void)
+{
+	static const char ro[] = "read-only";
+
+	*(volatile char *)(uintptr_t)ro = 'R';
+	KEEP();
+}
+
+/* A call into .bss, which is not executable (SIGSEGV, SEGV_ACCERR, at the pc). */
+NOINLINE static void crash_nx(void)
+{
+	static uint64_t data[4];
+
+	((void (*)(void))(uintptr_t)data)();
+	KEEP();
+}
+
+/* A read of a page mapped PROT_NONE, as guard pages are (SIGSEGV, SEGV_ACCERR). */
+NOINLINE static void crash_guard(void)
+{
+	volatile char *p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		abort();
+	(void)p[0];
+	KEEP();
+}
+
+/* Say so, then wait for a signal from someone else (tests: kill -SEGV). */
+NOINLINE static void crash_pause(void)
+{
+	if (write(1, "ready\n", 6) != 6)
+		abort();
+	for (;;)
+		pause();
+}
+
 NOINLINE static void crash_badpc(void)
 {
 	null_fn();	/* call through a NULL function pointer */
@@ -304,6 +342,10 @@ static const struct {
 	{ "trap", crash_trap, "breakpoint instruction (SIGTRAP)" },
 	{ "bus", crash_bus, "read past the end of a mapped file (SIGBUS)" },
 	{ "badpc", crash_badpc, "call through a NULL function pointer" },
+	{ "rodata", crash_rodata, "write to a string constant (SIGSEGV, SEGV_ACCERR)" },
+	{ "nx", crash_nx, "call into non-executable data (SIGSEGV, SEGV_ACCERR)" },
+	{ "guard", crash_guard, "read of a PROT_NONE page (SIGSEGV, SEGV_ACCERR)" },
+	{ "pause", crash_pause, "print ready, then wait for a signal from another process" },
 	{ "jit", crash_jit, "crash in generated code (an anonymous executable page)" },
 	{ "stack-overflow", crash_overflow, "unbounded recursion" },
 	{ "thread", crash_thread, "crash in a second thread" },

@@ -58,6 +58,8 @@ static void parse_line(struct cr_maps *t, const char *s, const char *end)
 	for (int field = 0; s < end && field < 4; field++) {	/* skip to the path */
 		while (s < end && *s == ' ')
 			s++;
+		if (field == 3 && s < end && (*s != '0' || (s + 1 < end && s[1] != ' ')))
+			m.flags |= CR_MAP_FILE;	/* the inode: not "0" */
 		while (s < end && *s != ' ')
 			s++;
 	}
@@ -192,7 +194,7 @@ static int query(int fd, uint64_t addr, int next, struct cr_map *out)
 		return -2;
 	out->lo = q.vma_start;
 	out->hi = q.vma_end;
-	out->flags = (uint32_t)(q.vma_flags & CR_PQ_FLAGS);
+	out->flags = (uint32_t)(q.vma_flags & CR_PQ_FLAGS) | (q.inode ? CR_MAP_FILE : 0);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #define CR_MAP_W 2
 #define CR_MAP_X 4
 #define CR_MAP_STACK 8	/* the main thread's [stack] */
+#define CR_MAP_FILE 16	/* a file's pages (inode not 0) */
 
 struct cr_map {
 	uint64_t lo, hi;

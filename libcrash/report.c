@@ -257,17 +257,85 @@ static void put_signal(struct cr_out *o, const struct cr_crash *c)
  * handler raised this one (read from the kernel's signal frame the walk
  * crossed), and a stack overflow behind either.
  */
+/* x86_64's page-fault error code (trapno 14), bits of the Intel SDM 4.7: or -1. */
+static int64_t pf_err(const struct cr_crash *c)
+{
+	uint64_t trapno = ~0ull, err = ~0ull;
+
+	for (unsigned i = 0; c->extra && i < c->extra->n; i++) {
+		if (cr_strcmp(c->extra->name[i], "trapno") == 0)
+			trapno = c->extra->val[i];
+		else if (cr_strcmp(c->extra->name[i], "err") == 0)
+			err = c->extra->val[i];
+	}
+	return trapno == 14 && err != ~0ull ? (int64_t)err : -1;
+}
+#define PF_WRITE 2	/* the access was a write */
+#define PF_FETCH 16	/* an instruction fetch */
+
+/*
+ * The cause of a fault, from what the kernel said (signal, code, address),
+ * the mapping that holds the address and, on x86_64, the page fault's error
+ * code; pc: the faulting pc (0: not known).  NULL when that does not tell:
+ * no guess.  The reasoning, rule by rule, is in docs/report-format.md.
+ */
+static const char *fault_cause(const struct cr_crash *c, int sig, const siginfo_t *si,
+			       uint64_t pc, int64_t err)
+{
+	uint64_t a = (uintptr_t)si->si_addr;
+	const struct cr_map *map = c->maps ? cr_maps_find(c->maps, a) : NULL;
+	/* An instruction fetch: the error code says so, or the fault is at the
+	   pc (the kernel reports a fetch fault at the address fetched); maybe
+	   one when the address is just past the pc (an instruction that spans
+	   into the next page). */
+	int fetch = err >= 0 ? (err & PF_FETCH) != 0 : pc && a == pc;
+	int maybe_fetch = err >= 0 ? fetch : !pc || (a >= pc && a - pc < 16);
+
+	if (sig == SIGBUS && si->si_code == BUS_ADRALN)
+		return "misaligned memory access";
+	if (sig == SIGBUS && si->si_code == BUS_ADRERR && map && (map->flags & CR_MAP_FILE))
+		return "access past the end of a mapped file";
+	if (sig != SIGSEGV || !c->maps)
+		return NULL;
+	if (fetch && si->si_code == SEGV_MAPERR)
+		return a < 4096 ? "execution at a null address (a null function pointer or return "
+				  "address)"
+				: "execution at an unmapped address";
+	if (fetch && si->si_code == SEGV_ACCERR && map && !(map->flags & CR_MAP_X))
+		return "execution of non-executable memory";
+	if (si->si_code == SEGV_MAPERR && a < 4096 && !maybe_fetch)
+		return "null pointer dereference";
+	if (si->si_code != SEGV_ACCERR || !map)
+		return NULL;
+	if (!(map->flags & (CR_MAP_R | CR_MAP_W | CR_MAP_X)))
+		return "access to a page mapped without access (PROT_NONE)";
+	/* A readable page refuses only a write or a fetch: not a fetch here,
+	   so a write (x86_64's error code confirms it where it is given). */
+	if ((map->flags & CR_MAP_R) && !(map->flags & CR_MAP_W) && !maybe_fetch &&
+	    (err < 0 || (err & PF_WRITE)))
+		return "write to read-only memory";
+	return NULL;
+}
+
+/*
+ * What the walk found about where the signal came from: the signal whose
+ * handler raised this one (read from the kernel's signal frame the walk
+ * crossed), and the cause: of that first signal when there is one (the
+ * fault an application's handler turned into this signal), else of this.
+ */
 static void put_origin(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
-		       const struct cr_walk *w)
+		       const struct cr_walk *w, uint64_t sig_pc)
 {
 	siginfo_t si;
-	int overflow = 0;
+	const char *cause = NULL;
+	int overflow = 0, nested = 0;
 
 	if (c->si && c->maps && c->sig == SIGSEGV && cr_code_has_addr(c->sig, c->si->si_code))
 		overflow = cr_maps_overflow(c->maps, (uintptr_t)c->si->si_addr,
 					    c->regs->r[cr_host->sp]);
 	if (w->sig_info && cr_read(m, w->sig_info, &si, sizeof(si)) == 0 && si.si_signo > 0 &&
 	    si.si_signo <= 64) {
+		nested = 1;
 		cr_puts(o, "raised in the handler of signal ");
 		put_sigdesc(o, si.si_signo, &si);
 		cr_puts(o, " (frame #");
@@ -279,8 +347,36 @@ static void put_origin(struct cr_out *o, const struct cr_crash *c, const struct 
 		    cr_code_has_addr(si.si_signo, si.si_code))
 			overflow = cr_maps_overflow(c->maps, (uintptr_t)si.si_addr, w->sig_sp);
 	}
-	if (overflow)
+	if (overflow) {
 		cr_puts(o, "cause: stack overflow\n");
+		return;
+	}
+	if (nested) {
+		/* The first signal's pc: its frame's, where the walk kept it (0:
+		   not known, then only what needs no pc).  Its error code is in
+		   its signal frame, not read here. */
+		if (cr_code_has_addr(si.si_signo, si.si_code))
+			cause = fault_cause(c, si.si_signo, &si, sig_pc, -1);
+	} else if (c->si && cr_code_has_addr(c->sig, c->si->si_code)) {
+		cause = fault_cause(c, c->sig, c->si, c->exact ? c->regs->pc : 0, pf_err(c));
+	} else if (c->si && cr_code_has_sender(c->si->si_code)) {
+		long pid = cr_sys_getpid();
+
+		if (pid > 0 && c->si->si_pid == pid) {
+			cause = "raised by the process itself (abort, raise, or kill of its own pid)";
+		} else if (pid > 0) {
+			cr_puts(o, "cause: sent by another process (pid ");
+			cr_putu(o, (uint64_t)c->si->si_pid);
+			cr_puts(o, ", uid ");
+			cr_putu(o, (uint64_t)c->si->si_uid);
+			cr_puts(o, ")\n");
+		}
+	}
+	if (cause) {
+		cr_puts(o, "cause: ");
+		cr_puts(o, cause);
+		cr_putc(o, '\n');
+	}
 }
 
 static void put_reg(struct cr_out *o, const char *name, int valid, uint64_t v, unsigned *col)
@@ -714,6 +810,7 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 	struct printer pr = { .o = o, .m = m, .sig_frame = ~0u };
 	struct cr_trace t = { .f = NULL, .sink = NULL, .arg = &pr, .max = c->max_frames };
 	struct cr_trace head;
+	uint64_t sig_pc;
 	size_t size = 0;
 
 	pr.bl.find_module = NULL;
@@ -744,10 +841,11 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 		pr.lines = 0;
 		walk(c, m, p, &t, &w);
 	}
+	sig_pc = t.f && w.sig_info && w.sig_frame < t.n ? t.f[w.sig_frame].pc : 0;
 	if (w.sig_info)
 		w.sig_frame = pr.sig_line;
 	if (first)
-		put_origin(o, c, m, &w);
+		put_origin(o, c, m, &w, sig_pc);
 	head = t;
 	head.n = pr.lines;
 	cr_report_head(o, p, &head);

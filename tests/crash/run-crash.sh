@@ -55,6 +55,9 @@ ill 4 $ILLCODE crash_ill $CHAIN
 trap 5 $TRAPCODE crash_trap $CHAIN
 bus 7 BUS_ADRERR crash_bus $CHAIN
 badpc 11 SEGV_MAPERR crash_badpc $CHAIN
+rodata 11 SEGV_ACCERR crash_rodata $CHAIN
+nx 11 SEGV_ACCERR crash_nx $CHAIN
+guard 11 SEGV_ACCERR crash_guard $CHAIN
 abort 6 SI_TKILL | abort crash_abort $CHAIN
 thread 11 SEGV_MAPERR crash_null thread_main
 lib 11 SEGV_MAPERR lib_inner crashme_lib_crash crash_lib $CHAIN
@@ -115,6 +118,36 @@ fi
 engine_cases fp "$DEMO/crashme" 0
 engine_cases auto "$DEMO/crashme" 1
 engine_cases auto "$DEMO/crashme-nofp" 1
+# The cause line (issue 18): what the fault was, where it can be told; no
+# line where it cannot (a wild read, a division, a trap).
+cause_is() { # MODE CAUSE ("" for none)
+	local f=$TMPD/$1.auto.crashme.txt got
+	got=$(sed -n 's/^cause: //p' "$f")
+	is "$got" "$2" "cause of $1: ${2:-none}"
+}
+cause_is segv "null pointer dereference"
+cause_is thread "null pointer dereference"
+cause_is lib "null pointer dereference"
+cause_is read ""
+cause_is bus "access past the end of a mapped file"
+cause_is badpc "execution at a null address (a null function pointer or return address)"
+cause_is rodata "write to read-only memory"
+cause_is nx "execution of non-executable memory"
+cause_is guard "access to a page mapped without access (PROT_NONE)"
+cause_is abort "raised by the process itself (abort, raise, or kill of its own pid)"
+cause_is ill ""
+cause_is trap ""
+[ -z "$FPE" ] || cause_is fpe ""
+# Sent by someone else: the shell's kill.
+out=$TMPD/killed.txt
+rm -f "$out"
+CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" $RUN "$DEMO/crashme" pause >"$out.ready" 2>/dev/null &
+victim=$!
+for i in $(seq 300); do grep -q ready "$out.ready" 2>/dev/null && break; sleep 0.1; done
+kill -SEGV "$victim"
+wait "$victim" 2>/dev/null
+is "$(sed -n 's/^cause: //p' "$out")" "sent by another process (pid $$, uid $(id -u))" \
+	"cause of a kill -SEGV from the shell: sent by another process, its pid and uid"
 if [ "$ARCH" = aarch64 ]; then
 	# Pointer authentication: crashme-pac's saved return addresses are signed (where the
 	# CPU has FEAT_PAuth: qemu-user's default CPU does); the CFI rows say so

@@ -19,7 +19,7 @@ static int same_find(uint64_t a)
 	if (!x || !y)
 		return !x && !y;
 	return x->lo == y->lo && x->hi == y->hi &&
-	       (x->flags & (CR_MAP_R | CR_MAP_W | CR_MAP_X)) == y->flags;
+	       (x->flags & (CR_MAP_R | CR_MAP_W | CR_MAP_X | CR_MAP_FILE)) == y->flags;
 }
 
 static int same_stack(uint64_t a)
@@ -47,7 +47,8 @@ int main(void)
 	tap_is_u64((uint64_t)cr_maps_parse(&t, text, sizeof(text) - 1), 7, "7 mappings, junk skipped");
 	tap_is_u64(t.m[0].lo, 0x555555554000, "lo");
 	tap_is_u64(t.m[0].hi, 0x555555556000, "hi");
-	tap_is_u64(t.m[1].flags, CR_MAP_R | CR_MAP_X, "r-x");
+	tap_is_u64(t.m[1].flags, CR_MAP_R | CR_MAP_X | CR_MAP_FILE, "r-x, a file's (inode 123)");
+	tap_is_u64(t.m[3].flags, CR_MAP_R | CR_MAP_X, "[vdso]: inode 0, no file");
 	tap_is_u64(t.m[5].flags, CR_MAP_R | CR_MAP_W | CR_MAP_STACK, "[stack] after padding");
 	tap_is_u64(t.m[6].flags, CR_MAP_X, "last line without newline");
 	m = cr_maps_find(&t, 0x555555556123);
