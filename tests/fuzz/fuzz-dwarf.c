@@ -147,4 +147,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	}
 	return 0;
 }
+#elif defined(FUZZ_ZSTD)
+/*
+ * libcrash/unzstd.c: byte 0 picks the output's room (256 * d[0]), the rest
+ * is Zstandard frames, decoded whole and lazily in steps of 1000 bytes; the
+ * two must agree on whether the input fills the room exactly, and on its bytes.
+ */
+#include "unzstd.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
+
+int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
+{
+	static struct cr_unzstd st;
+	static uint8_t out[1 << 16], lazy[1 << 16];
+	struct cr_unzstd_lazy z;
+	size_t got, room;
+	int ret, whole;
+
+	if (n < 1)
+		return 0;
+	room = (size_t)d[0] * 256;
+	ret = cr_unzstd(&st, d + 1, n - 1, out, room, &got);
+	whole = ret == 0 && got == room;
+	if (cr_unzstd_lazy_init(&z, d + 1, n - 1, lazy, room) < 0) {
+		if (whole)
+			__builtin_trap();
+		return 0;
+	}
+	for (size_t w = 1; z.state == 0; w += 1000)
+		cr_unzstd_lazy_more(&st, &z, w);
+	if (whole != (z.state == 1) || (whole && memcmp(out, lazy, room) != 0))
+		__builtin_trap();
+	return 0;
+}
 #endif

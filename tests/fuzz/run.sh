@@ -17,14 +17,14 @@ SOURCES="$LIB/cursor.c $LIB/mem.c $LIB/row.c $LIB/maps.c $LIB/cfi/ehframe.c $LIB
 	$LIB/arch/aarch64/scan.c $LIB/arch/riscv64/desc.c $LIB/arch/riscv64/scan.c
 	$LIB/arch/loongarch64/desc.c $LIB/arch/loongarch64/scan.c
 	$LIB/demangle.c $LIB/demangle-cxx*.c $LIB/demangle-rust*.c $LIB/inflate.c $LIB/dwarf/*.c
-	$LIB/debuginfo.c $LIB/elfmem.c"
+	$LIB/debuginfo.c $LIB/elfmem.c $LIB/unzstd.c"
 n=0
 fail=0
-for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO DEBUGELF}; do
+for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO DEBUGELF ZSTD}; do
 	n=$((n + 1))
 	bin=$OUT/fuzz-$t
 	# The symbolizer's decompression and DWARF targets are in a file of their own.
-	case $t in INFLATE | DWARF* | DEBUGELF) harness=fuzz-dwarf.c ;; *) harness=fuzz.c ;; esac
+	case $t in INFLATE | DWARF* | DEBUGELF | ZSTD) harness=fuzz-dwarf.c ;; *) harness=fuzz.c ;; esac
 	if ! $CC -g -O1 -std=gnu11 -D_GNU_SOURCE -DFUZZ_$t "$SYSCALL_H" -I"$SRC/include" -I"$LIB" \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		"$SRC/tests/fuzz/$harness" $SOURCES -o "$bin" 2>"$OUT/build-$t.log"; then
@@ -40,6 +40,13 @@ for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO 
 		echo 'static int g(int x) { return x * 3; } int f(int x) { return g(x) + 1; }' |
 			$CC -g -O1 -gz=zlib -c -x c - -o "$OUT/seed.o" 2>/dev/null &&
 			{ printf '\377'; head -c 4000 "$OUT/seed.o"; } >"$OUT/corpus-$t/seed" || true
+	fi
+	if [ "$t" = ZSTD ] && [ ! -s "$OUT/corpus-$t/seed19" ] && command -v zstd >/dev/null; then
+		# Seeds: frames of a C file at two levels, behind the byte that picks the room.
+		for l in 1 19; do
+			{ printf '\377'; head -c 3000 "$LIB/unzstd.h" | zstd -q -c -$l; } \
+				>"$OUT/corpus-$t/seed$l" || true
+		done
 	fi
 	if "$bin" -max_total_time="$SECS" -max_len=4096 -print_final_stats=1 "$OUT/corpus-$t" \
 		>"$OUT/run-$t.log" 2>&1; then

@@ -11,7 +11,7 @@ UNIT_TESTS = \
 	tests/unit/t-out tests/unit/t-sigdesc tests/unit/t-options tests/unit/t-maps \
 	tests/unit/t-memfast tests/unit/t-meminit tests/unit/t-install tests/unit/t-sym \
 	tests/unit/t-sym-nopie tests/unit/t-sys tests/unit/t-str tests/unit/t-sink \
-	tests/unit/t-debuginfo
+	tests/unit/t-debuginfo tests/unit/t-unzstd
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -32,6 +32,13 @@ tests_unit_t_sym_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
 tests_unit_t_sym_nopie_SOURCES = tests/unit/t-sym.c
 tests_unit_t_sym_nopie_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes -fno-pie
 tests_unit_t_sym_nopie_LDFLAGS = -no-pie
+
+# Zstandard (libcrash/unzstd.c) against the zstd CLI and objcopy: the driver and its script.
+check_PROGRAMS += tests/unit/unzstd-cli
+TESTS += tests/unit/run-unzstd.sh
+tests_unit_unzstd_cli_SOURCES = tests/unit/unzstd-cli.c tests/unit/elfsect.h
+tests_unit_unzstd_cli_LDADD = $(UNIT_LDADD)
+EXTRA_DIST += tests/unit/run-unzstd.sh
 
 # Other areas' unit tests, in fragments of their own beside them.
 include tests/unit/dwarf.mk
