@@ -12,6 +12,7 @@
 #include "crash-int.h"
 #include "debuginfo.h"
 #include "demangle.h"
+#include "dump.h"
 #include "options.h"
 #include "str.h"
 #include "module.h"
@@ -136,7 +137,7 @@ static int64_t uptime_ms(void)
 
 /*
  * When, for how long, what command, who, on what: "timestamp:",
- * "process uptime:", "cmdline:", "uid:", "kernel:" and "libcrash:" lines
+ * "process uptime:", "cmdline:", "uid:", "kernel:" and "libcrash version:" lines
  * (docs/report-format.md).  Each from one system call or /proc file; what
  * cannot be read prints "?".
  */
@@ -197,7 +198,7 @@ static void put_process(struct cr_out *o)
 	} else {
 		cr_putc(o, '?');
 	}
-	cr_puts(o, "\nlibcrash: " PACKAGE_VERSION "\n");
+	cr_puts(o, "\nlibcrash version: " PACKAGE_VERSION "\n");
 }
 
 /* "11 (SIGSEGV), code 1 (SEGV_MAPERR), fault addr 0x..." and what else si says. */
@@ -887,6 +888,9 @@ void cr_report(struct cr_out *o, const struct cr_crash *c)
 	} else if (cr_policy(c->engine)) {
 		cr_report_backtrace(o, c, &ms.m, cr_policy(c->engine), 1);
 	}
+	cr_flush(o);
+	cr_dump_memory(o, c, &ms.m);
+	cr_dump_maps(o, c, &ms.m);
 	cr_puts(o, "\n*** end of libcrash report ***\n");
 	cr_flush(o);
 }

@@ -138,6 +138,21 @@ cause_is abort "raised by the process itself (abort, raise, or kill of its own p
 cause_is ill ""
 cause_is trap ""
 [ -z "$FPE" ] || cause_is fpe ""
+# The memory sections (issue 18): 16 rows near the pc, near sp; the memory
+# map with the module's build-id and load bias, and the fault address marked.
+seg=$TMPD/segv.auto.crashme.txt
+check "segv: memory near pc, 16 rows" test "$(sed -n '/^memory near pc /,/^$/p' "$seg" | grep -c '^    [0-9a-f]\{16\}\( [0-9a-f-]\{2\}\)\{16\}  .\{16\}$')" = 16
+check "segv: memory near sp" grep -q '^memory near sp' "$seg"
+check "segv: memory map header" grep -q '^memory map ([0-9]* entries):$' "$seg"
+check "segv: the fault address (0) falls before the first mapping" \
+	grep -q '^--->fault address 0x0000000000000000 falls before the first mapping$' "$seg"
+check "segv: crashme's mappings with its build-id and load bias" \
+	grep -q "^    [0-9a-f]*-[0-9a-f]* r-xp [0-9a-f]*  .*crashme (BuildId: [0-9a-f]*) (load bias 0x[0-9a-f]*)$" "$seg"
+check "bus: the mapping of the file is marked" \
+	grep -q '^--->[0-9a-f]*-[0-9a-f]* r--s 00000000  /tmp/crashme-bus-' "$TMPD/bus.auto.crashme.txt"
+n=$(sed -n 's/^memory map (\([0-9]*\) entries):$/\1/p' "$seg")
+got=$(sed -n '/^memory map/,/^$/p' "$seg" | grep -c '^\(    \|--->\)[0-9a-f]*-')
+check "segv: as many mapping lines as the header says ($n, $got)" test "$n" = "$got"
 # Sent by someone else: the shell's kill.
 out=$TMPD/killed.txt
 rm -f "$out"
@@ -262,7 +277,7 @@ check "segv: cmdline is the command and its argument" grep -q "^cmdline: .*crash
 is "$(sed -n 's/^uid: \([0-9]*\).*/\1/p' "$seg")" "$(id -u)" "segv: uid"
 check "segv: kernel release" grep -q "^kernel: Linux $(uname -r | sed 's/[.[\*^$]/\\&/g') [a-z0-9_]*$" "$seg"
 ver=$(sed -n 's/^PACKAGE_VERSION = //p' "$top_builddir/Makefile")
-is "$(sed -n 's/^libcrash: //p' "$seg")" "$ver" "segv: libcrash version"
+is "$(sed -n 's/^libcrash version: //p' "$seg")" "$ver" "segv: libcrash version"
 check "read: fault addr 0xdead0000" grep -q 'fault addr 0x00000000dead0000$' "$TMPD/read.auto.crashme.txt"
 check "abort: sender is the process itself" grep -q 'code -6 (SI_TKILL), sender pid [0-9]*, uid [0-9]*$' "$TMPD/abort.auto.crashme.txt"
 check "segv: build-id on the first frame" grep -q '^ *#00 pc .*crashme (crash_null+[0-9]*) (BuildId: [0-9a-f]\{40\}) \[ctx\]\( at .*:[0-9]*\)\{0,1\}$' "$TMPD/segv.auto.crashme.txt"

@@ -81,7 +81,7 @@ parse_reports() {
 	}
 	/^\*\*\* libcrash: fatal signal \*\*\*$/ {
 		if (inside) inter++
-		inside = 1; n++; want = 1; broken = 0; stray = 0; cur = ""; next
+		inside = 1; n++; want = 1; broken = 0; stray = 0; mem = 0; cur = ""; next
 	}
 	/^\*\*\* end of libcrash report \*\*\*$/ {
 		if (!inside || want || broken) inter++
@@ -100,6 +100,11 @@ parse_reports() {
 		cur = cur shape($0) "\n"; next
 	}
 	/^pid: / { broken = 1 }
+	# The memory blocks differ from process to process (which registers
+	# point into mappings, the bytes): left out of the shape, not of the checks.
+	/^memory near / { mem = 1 }
+	/^memory map / { mem = 0 }
+	mem { next }
 	{ cur = cur shape($0) "\n" }
 	END { if (inside) inter++; print n + 0, inter + 0, shapes + 0 }' "$1"
 	[ -e "$1.pids" ] && sort -n "$1.pids" -o "$1.pids"

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dump.c: a memory row over bytes with holes (exact text out), and
+ * /proc/self/maps lines parsed (as the kernel writes them: padded, without a
+ * path, a path with spaces, cut).
+ */
+#include <string.h>
+
+#include "../tap.h"
+#include "dump.h"
+
+/* Readable: [0x1000, 0x1008) and [0x100c, 0x1010); byte 0x1004 is 'A'. */
+static int holes_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	uint8_t *d = dst;
+
+	(void)m;
+	for (size_t i = 0; i < len; i++) {
+		uint64_t a = addr + i;
+
+		if (a < 0x1000 || a >= 0x1010 || (a >= 0x1008 && a < 0x100c))
+			return -CR_EFAULT;
+		d[i] = a == 0x1004 ? 'A' : (uint8_t)(a & 0xff);
+	}
+	return 0;
+}
+
+static const char *row(uint64_t addr)
+{
+	static char mem[256];
+	struct cr_mem m = { .read = holes_read };
+	struct cr_out o;
+
+	memset(mem, 0, sizeof(mem));
+	cr_out_mem(&o, mem, sizeof(mem) - 1);
+	cr_dump_row(&o, &m, addr);
+	cr_flush(&o);
+	return mem;
+}
+
+static void t_row(void)
+{
+	tap_is_str(row(0x1000),
+		   "    0000000000001000 00 01 02 03 41 05 06 07 -- -- -- -- 0c 0d 0e 0f"
+		   "  ....A...........\n",
+		   "row: readable bytes in hex and ASCII, '--' and '.' for the unreadable");
+	tap_is_str(row(0x2000),
+		   "    0000000000002000 -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- --"
+		   "  ................\n",
+		   "row: nothing readable");
+}
+
+static int parse(const char *text, struct cr_mapline *l, char *buf)
+{
+	size_t n = strlen(text);
+
+	memcpy(buf, text, n + 1);
+	return cr_dump_parse_line(buf, n, l);
+}
+
+static void t_parse(void)
+{
+	char buf[512];
+	struct cr_mapline l;
+
+	tap_ok(parse("555555554000-555555556000 r--p 00001000 08:01 123   /usr/bin/my app", &l,
+		     buf) == 0 &&
+		       l.lo == 0x555555554000 && l.hi == 0x555555556000 && l.offset == 0x1000 &&
+		       strcmp(l.perms, "r--p") == 0 && strcmp(l.path, "/usr/bin/my app") == 0,
+	       "parse: padded, a path with a space");
+	tap_ok(parse("7f0000000000-7f0000001000 ---p 00000000 00:00 0 ", &l, buf) == 0 &&
+		       l.path[0] == 0 && strcmp(l.perms, "---p") == 0,
+	       "parse: no path");
+	tap_ok(parse("ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0  [vsyscall]", &l,
+		     buf) == 0 &&
+		       strcmp(l.path, "[vsyscall]") == 0,
+	       "parse: [vsyscall]");
+	tap_ok(parse("1000-1000 r--p 0 0 0", &l, buf) < 0, "parse: empty range refused");
+	tap_ok(parse("garbage", &l, buf) < 0, "parse: not a maps line");
+	tap_ok(parse("1000-2000 r-", &l, buf) < 0, "parse: cut in the permissions");
+	tap_ok(parse("1000-2000 r--p", &l, buf) < 0, "parse: no offset");
+}
+
+int main(void)
+{
+	t_row();
+	t_parse();
+	return tap_done();
+}
