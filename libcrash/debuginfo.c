@@ -398,13 +398,25 @@ static uint64_t be64(const uint8_t *b)
 static int lazy_fill(const struct cr_mem *m, uint64_t addr, size_t len)
 {
 	struct cr_dbgimage *im = m->priv;
-	struct cr_inflate_lazy *z = &im->lazy[m - im->zmem];
+	ptrdiff_t k = m - im->zmem;
 
 	if (addr < m->lo || addr > m->hi || len > m->hi - addr)
 		return -CR_EFAULT;
-	if (addr + len > z->n && (cr_inflate_lazy_more(&im->set->inf, z, (size_t)(addr + len)) < 0 ||
-				  addr + len > z->n))
-		return -CR_EFAULT;
+	if (im->ztype[k] == CR_ELFCOMPRESS_ZSTD) {
+		struct cr_unzstd_lazy *z = &im->zstd[k];
+
+		if (addr + len > z->n &&
+		    (cr_unzstd_lazy_more(&im->set->unzstd, z, (size_t)(addr + len)) < 0 ||
+		     addr + len > z->n))
+			return -CR_EFAULT;
+	} else {
+		struct cr_inflate_lazy *z = &im->lazy[k];
+
+		if (addr + len > z->n &&
+		    (cr_inflate_lazy_more(&im->set->inf, z, (size_t)(addr + len)) < 0 ||
+		     addr + len > z->n))
+			return -CR_EFAULT;
+	}
 	return 0;
 }
 
@@ -443,15 +455,18 @@ static int section(struct cr_dbgset *s, struct cr_dbgimage *im, int k, const str
 	if (d->compressed == 1) {
 		struct cr_chdr ch;
 
-		if (cr_chdr_parse(p, (size_t)d->size, &ch) < 0 || ch.type != CR_ELFCOMPRESS_ZLIB)
+		if (cr_chdr_parse(p, (size_t)d->size, &ch) < 0 ||
+		    (ch.type != CR_ELFCOMPRESS_ZLIB && ch.type != CR_ELFCOMPRESS_ZSTD))
 			return -CR_ENOSYS;
 		size = ch.size;
 		skip = ch.data;
+		im->ztype[k] = (uint8_t)ch.type;
 	} else {	/* GNU .zdebug_: "ZLIB", the size big-endian, the zlib stream */
 		if (d->size < 12 || !cr_memeq(p, "ZLIB", 4))
 			return -CR_EINVAL;
 		size = be64(p + 4);
 		skip = 12;
+		im->ztype[k] = CR_ELFCOMPRESS_ZLIB;
 	}
 	if (size == 0 || size > CR_DBG_INFLATE_MAX - s->inflated || skip > d->size)
 		return -CR_ERANGE;
@@ -462,8 +477,11 @@ static int section(struct cr_dbgset *s, struct cr_dbgimage *im, int k, const str
 	im->zmap[k] = (void *)a;
 	im->zlen[k] = size;
 	s->inflated += size;
-	if (cr_inflate_lazy_init(&im->lazy[k], p + skip, (size_t)(d->size - skip), im->zmap[k],
-				 (size_t)size) < 0)
+	if (im->ztype[k] == CR_ELFCOMPRESS_ZSTD
+		    ? cr_unzstd_lazy_init(&im->zstd[k], p + skip, (size_t)(d->size - skip), im->zmap[k],
+					  (size_t)size) < 0
+		    : cr_inflate_lazy_init(&im->lazy[k], p + skip, (size_t)(d->size - skip),
+					   im->zmap[k], (size_t)size) < 0)
 		return -CR_EINVAL;
 	memset(m, 0, sizeof(*m));
 	m->read = lazy_read;

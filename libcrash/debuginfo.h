@@ -29,6 +29,7 @@
 
 #include "dwarf/info.h"
 #include "inflate.h"
+#include "unzstd.h"
 #include "module.h"
 
 /* The sections a lookup reads, in the order of cr_dbg_names (debuginfo.c). */
@@ -50,7 +51,9 @@ struct cr_dbgimage {
 	struct cr_mem file;		/* over map, at file offsets */
 	struct cr_mem zmem[CR_DS_N];	/* compressed sections, at offset 0, inflated as far as
 					   reads go (cr_inflate_lazy) */
-	struct cr_inflate_lazy lazy[CR_DS_N];
+	struct cr_inflate_lazy lazy[CR_DS_N];	/* zlib (zstd[k] unused) */
+	struct cr_unzstd_lazy zstd[CR_DS_N];	/* zstd (lazy[k] unused) */
+	uint8_t ztype[CR_DS_N];		/* CR_ELFCOMPRESS_* of a compressed section */
 	struct cr_dbgset *set;		/* whose decoder scratch they use */
 	void *zmap[CR_DS_N];
 	uint64_t zlen[CR_DS_N];
@@ -64,7 +67,8 @@ struct cr_dbgset {
 	struct cr_dbgimage img[CR_DBG_IMAGES];
 	unsigned n;
 	uint64_t inflated;		/* bytes inflated so far */
-	struct cr_inflate inf;		/* the decoder's scratch */
+	struct cr_inflate inf;		/* the decoders' scratch */
+	struct cr_unzstd unzstd;
 };
 
 /* Where to look: pointers into the environment, kept from install time. */

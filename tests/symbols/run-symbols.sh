@@ -11,7 +11,7 @@
 # -gdwarf-5 PIE: stripped copies with their debug files under a build-id root, found by
 # .gnu_debuglink (next to the module, in .debug/, under a root; and, for modules without a
 # build-id, by its CRC: one with a wrong CRC must not be used), in a debuginfod client cache
-# ($DEBUGINFOD_CACHE_PATH, $XDG_CACHE_HOME, $HOME), zlib-compressed debug sections;
+# ($DEBUGINFOD_CACHE_PATH, $XDG_CACHE_HOME, $HOME), zlib- and zstd-compressed debug sections;
 # CRASH_SYMBOLS=names and mangled; crashes inside libc
 # (qsort's callback, abort, strlen) checked against libc's debug file (libc6-dbg) by build-id;
 # and damaged debug files (garbage over .debug_info/.debug_line, truncated), where the report
@@ -70,9 +70,10 @@ for t in "$A2L" "$NMT" "$READELF" "$OBJCOPY" gzip od; do
 		exit
 	fi
 done
-LLVM_A2L=$(command -v llvm-addr2line || true)
-LLVM_DWARFDUMP=$(command -v llvm-dwarfdump || true)
-# LLVM 14 (Debian 12's llvm-addr2line) does not know loongarch64; 19 does.
+# The second opinion where binutils 2.40 errs: LLVM 19 where installed (LLVM 14,
+# Debian 12's llvm-addr2line, knows neither loongarch64 nor zstd-compressed sections).
+LLVM_A2L=$(command -v llvm-addr2line-19 || command -v llvm-addr2line || true)
+LLVM_DWARFDUMP=$(command -v llvm-dwarfdump-19 || command -v llvm-dwarfdump || true)
 if [ "$HOST_CPU" = loongarch64 ]; then
 	LLVM_A2L=$(command -v llvm-addr2line-19 || true)
 	LLVM_DWARFDUMP=$(command -v llvm-dwarfdump-19 || true)
@@ -357,12 +358,16 @@ setup_debuginfod-home() {
 	stage "$1" "$2" --strip-all && debuginfod "$1" "$B/$1/home/.cache/debuginfod_client" &&
 		ROOTS=$E CACHE=home:$B/$1/home
 }
-compress() { # FILE
-	$OBJCOPY --compress-debug-sections=zlib "$1" "$1.z" && mv "$1.z" "$1" &&
+compress() { # FILE [TYPE]
+	$OBJCOPY --compress-debug-sections="${2:-zlib}" "$1" "$1.z" && mv "$1.z" "$1" &&
 		$READELF -S -W "$1" | grep -qE '\] \.debug_info .* [A-Z]*C[A-Z]* '
 }
 setup_zlib() {
 	stage "$1" "$2" none && compress "$B/$1/prog" && compress "$B/$1/libsymlib.so" &&
+		ROOTS=$E CACHE=$E
+}
+setup_zstd() {
+	stage "$1" "$2" none && compress "$B/$1/prog" zstd && compress "$B/$1/libsymlib.so" zstd &&
 		ROOTS=$E CACHE=$E
 }
 setup_zlib-buildid() {
@@ -410,6 +415,15 @@ for scen in buildid-all buildid-debug link-next link-dotdebug link-root debuginf
 	debuginfod-xdg debuginfod-home zlib zlib-buildid hostile-garbage hostile-ff hostile-truncated; do
 	MODE=
 	scenario "$scen" "$BASE"
+done
+# zstd-compressed sections where this objcopy writes them (binutils 2.40 built with zstd).
+for v in "$BASE" "$CBASE"; do
+	MODE=
+	if $OBJCOPY --help 2>&1 | grep -q 'compress-debug-sections.*zstd'; then
+		scenario zstd "$v"
+	else
+		skip "$v-zstd" "$OBJCOPY cannot write zstd-compressed sections"
+	fi
 done
 for scen in link-crc link-badcrc; do
 	MODE=
