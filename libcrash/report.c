@@ -277,11 +277,11 @@ static int64_t pf_err(const struct cr_crash *c)
 /*
  * The cause of a fault, from what the kernel said (signal, code, address),
  * the mapping that holds the address and, on x86_64, the page fault's error
- * code; pc: the faulting pc (0: not known).  NULL when that does not tell:
+ * code; pc: the faulting pc, if have_pc.  NULL when that does not tell:
  * no guess.  The reasoning, rule by rule, is in docs/report-format.md.
  */
 static const char *fault_cause(const struct cr_crash *c, int sig, const siginfo_t *si,
-			       uint64_t pc, int64_t err)
+			       int have_pc, uint64_t pc, int64_t err)
 {
 	uint64_t a = (uintptr_t)si->si_addr;
 	const struct cr_map *map = c->maps ? cr_maps_find(c->maps, a) : NULL;
@@ -289,8 +289,8 @@ static const char *fault_cause(const struct cr_crash *c, int sig, const siginfo_
 	   pc (the kernel reports a fetch fault at the address fetched); maybe
 	   one when the address is just past the pc (an instruction that spans
 	   into the next page). */
-	int fetch = err >= 0 ? (err & PF_FETCH) != 0 : pc && a == pc;
-	int maybe_fetch = err >= 0 ? fetch : !pc || (a >= pc && a - pc < 16);
+	int fetch = err >= 0 ? (err & PF_FETCH) != 0 : have_pc && a == pc;
+	int maybe_fetch = err >= 0 ? fetch : !have_pc || (a >= pc && a - pc < 16);
 
 	if (sig == SIGBUS && si->si_code == BUS_ADRALN)
 		return "misaligned memory access";
@@ -325,7 +325,7 @@ static const char *fault_cause(const struct cr_crash *c, int sig, const siginfo_
  * fault an application's handler turned into this signal), else of this.
  */
 static void put_origin(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
-		       const struct cr_walk *w, uint64_t sig_pc)
+		       const struct cr_walk *w, int have_sig_pc, uint64_t sig_pc)
 {
 	siginfo_t si;
 	const char *cause = NULL;
@@ -357,9 +357,9 @@ static void put_origin(struct cr_out *o, const struct cr_crash *c, const struct 
 		   not known, then only what needs no pc).  Its error code is in
 		   its signal frame, not read here. */
 		if (cr_code_has_addr(si.si_signo, si.si_code))
-			cause = fault_cause(c, si.si_signo, &si, sig_pc, -1);
+			cause = fault_cause(c, si.si_signo, &si, have_sig_pc, sig_pc, -1);
 	} else if (c->si && cr_code_has_addr(c->sig, c->si->si_code)) {
-		cause = fault_cause(c, c->sig, c->si, c->exact ? c->regs->pc : 0, pf_err(c));
+		cause = fault_cause(c, c->sig, c->si, c->exact, c->regs->pc, pf_err(c));
 	} else if (c->si && cr_code_has_sender(c->si->si_code)) {
 		long pid = cr_sys_getpid();
 
@@ -812,6 +812,7 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 	struct cr_trace t = { .f = NULL, .sink = NULL, .arg = &pr, .max = c->max_frames };
 	struct cr_trace head;
 	uint64_t sig_pc;
+	int have_sig_pc;
 	size_t size = 0;
 
 	pr.bl.find_module = NULL;
@@ -842,11 +843,12 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 		pr.lines = 0;
 		walk(c, m, p, &t, &w);
 	}
-	sig_pc = t.f && w.sig_info && w.sig_frame < t.n ? t.f[w.sig_frame].pc : 0;
+	have_sig_pc = t.f && w.sig_info && w.sig_frame < t.n;
+	sig_pc = have_sig_pc ? t.f[w.sig_frame].pc : 0;
 	if (w.sig_info)
 		w.sig_frame = pr.sig_line;
 	if (first)
-		put_origin(o, c, m, &w, sig_pc);
+		put_origin(o, c, m, &w, have_sig_pc, sig_pc);
 	head = t;
 	head.n = pr.lines;
 	cr_report_head(o, p, &head);
