@@ -363,7 +363,11 @@ static void put_origin(struct cr_out *o, const struct cr_crash *c, const struct 
 	} else if (c->si && cr_code_has_sender(c->si->si_code)) {
 		long pid = cr_sys_getpid();
 
-		if (pid > 0 && c->si->si_pid == pid) {
+		/* A pid past the kernel's PID_MAX_LIMIT (2^22) is no sender's:
+		   qemu-user 10 sends loongarch64's SIGILL with code 0 and junk. */
+		if (c->si->si_pid <= 0 || c->si->si_pid > (1 << 22)) {
+			cause = NULL;
+		} else if (pid > 0 && c->si->si_pid == pid) {
 			cause = "raised by the process itself (abort, raise, or kill of its own pid)";
 		} else if (pid > 0) {
 			cr_puts(o, "cause: sent by another process (pid ");
