@@ -72,6 +72,10 @@ enum {
 /* DWARF 5 7.5.4 Table 7.3: the tags the decoders look at. */
 enum {
 	DW_TAG_lexical_block = 0x0b,
+	DW_TAG_module = 0x1e,
+	DW_TAG_catch_block = 0x25,
+	DW_TAG_try_block = 0x32,
+	DW_TAG_namespace = 0x39,
 	DW_TAG_compile_unit = 0x11,
 	DW_TAG_inlined_subroutine = 0x1d,
 	DW_TAG_subprogram = 0x2e,

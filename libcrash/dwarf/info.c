@@ -977,6 +977,21 @@ static uint64_t konst(const struct val *v)
 }
 
 /*
+ * Can the children of a DIE with this tag describe code (a subprogram, an
+ * inlined call, a block)?  Scopes only: namespaces and modules (clang puts
+ * definitions in their namespace) and the blocks of code themselves.  The
+ * children of types (their members' declarations: GCC and clang put member
+ * function definitions at the unit's level, with DW_AT_specification),
+ * of variables and of parameters are not walked.
+ */
+static int may_hold_code(unsigned tag)
+{
+	return tag == DW_TAG_namespace || tag == DW_TAG_module || tag == DW_TAG_subprogram ||
+	       tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
+	       tag == DW_TAG_try_block || tag == DW_TAG_catch_block;
+}
+
+/*
  * The walk (see info.h): depth is the nesting of the next DIE; skip >= 0:
  * inside the children of a DIE at depth skip whose ranges miss pc.  1: done.
  */
@@ -1017,7 +1032,11 @@ static int walk_die(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t 
 			if (!d->children && d->tag == DW_TAG_subprogram)
 				return 1;
 		}
-		jump = has && !hit;
+		/* A subprogram without addresses (a declaration, an abstract
+		   instance) holds no code either. */
+		jump = d->tag == DW_TAG_subprogram ? !hit : has && !hit;
+	} else if (*skip < 0 && *depth > 0 && !may_hold_code(d->tag)) {
+		jump = 1;	/* a type's members, a function's parameters */
 	} else {
 		jump = *skip >= 0;
 	}
