@@ -462,9 +462,13 @@ struct chain {
 	uint64_t pc, mod_lo;		/* the lookup pc (absolute) and its module */
 	const struct cr_dbgimage *im;	/* NULL: no DWARF unit for pc */
 	struct cr_dwcu cu;		/* the unit that holds pc (im != NULL) */
+	uint64_t bias;			/* the module's load bias */
 	uint16_t first, n;		/* frames[first, first + n): innermost first,
 					   the subprogram last; n 0: none */
+	uint8_t row_state;		/* ROW_*: the line table's row for pc */
+	struct cr_dwline_row row;	/* ROW_FOUND */
 };
+enum { ROW_UNKNOWN, ROW_FOUND, ROW_NONE };
 
 struct cr_symz {
 	int mode;			/* enum cr_symbols */
@@ -478,6 +482,12 @@ struct cr_symz {
 	unsigned ncache, npool;
 	struct cr_dwframe pool[POOL];
 	struct cr_dwframe tmpf[CR_DWINFO_MAX_FRAMES];	/* tmp's */
+	struct cr_dwabbrevs ab;		/* the last unit's abbreviations, decoded */
+	/* rows_batch's: the pcs of one unit and their rows */
+	struct chain *bat[64];
+	uint64_t bpcs[64];
+	struct cr_dwline_row brows[64];
+	uint8_t bfound[64];
 };
 static struct cr_symz symz_store;
 static struct cr_scratch symz_scratch = { &symz_store, sizeof(symz_store), 0 };
@@ -511,6 +521,7 @@ static struct cr_symz *symz_get(struct cr_symfiles *files)
 		return NULL;
 	z->mode = cr_cfg.symbols;
 	z->ncache = z->npool = 0;
+	z->ab.mem = NULL;	/* a new report maps files anew */
 	cr_dbgset_init(&z->dbg);
 	files->debug_file = symz_debug_file;
 	files->debug_arg = z;
@@ -542,13 +553,15 @@ static const struct chain *chain_at(struct cr_symz *z, const struct cr_module *m
 			return &z->cache[i];
 	c->pc = pc;
 	c->mod_lo = mod->lo;
+	c->bias = mod->bias;
+	c->row_state = ROW_UNKNOWN;
 	c->n = 0;
 	c->im = z->mode == CR_SYMBOLS_FULL ? cr_dbg_image(&z->dbg, mod) : NULL;
 	if (c->im && (cr_dwinfo_find_cu(&c->im->src, a, &off) < 0 ||
 		      cr_dwinfo_unit(&c->im->src, off, &c->cu) < 0))
 		c->im = NULL;
-	if (c->im && cr_dwinfo_inlines(&c->im->src, &c->cu, a, z->tmpf, CR_DWINFO_MAX_FRAMES,
-				       &n) < 0)
+	if (c->im && cr_dwinfo_inlines_ab(&c->im->src, &c->cu, a, z->tmpf, CR_DWINFO_MAX_FRAMES,
+					  &n, &z->ab) < 0)
 		n = 0;
 	c->n = (uint16_t)n;
 	if (z->ncache < CHAINS && n <= POOL - z->npool) {
@@ -569,6 +582,40 @@ static unsigned inline_count(struct cr_symz *z, const struct cr_module *mod, uin
 	const struct chain *c = chain_at(z, mod, pc);
 
 	return c->n > 1 ? c->n - 1u : 0;
+}
+
+/*
+ * The line table rows of every pc looked up so far, one run of each unit's
+ * line program for all its pcs (a backtrace's frames fall in few units;
+ * a run per frame would repeat most of the program).
+ */
+#define BATCH CR_ARRAY_SIZE(((struct cr_symz *)0)->bpcs)
+static void rows_batch(struct cr_symz *z)
+{
+	for (unsigned i = 0; i < z->ncache; i++) {
+		struct chain *a = &z->cache[i];
+		unsigned n = 0;
+
+		if (a->row_state != ROW_UNKNOWN || !a->im || !(a->cu.has & CR_DWCU_STMT_LIST))
+			continue;
+		for (unsigned j = i; j < z->ncache && n < BATCH; j++) {
+			struct chain *b = &z->cache[j];
+
+			if (b->row_state == ROW_UNKNOWN && b->im == a->im &&
+			    (b->cu.has & CR_DWCU_STMT_LIST) && b->cu.stmt_list == a->cu.stmt_list) {
+				z->bat[n] = b;
+				z->bpcs[n++] = b->pc - b->bias;
+			}
+		}
+		if (cr_dwline_find_many(&a->im->line, a->cu.stmt_list, z->bpcs, n, z->brows,
+					z->bfound) < 0)
+			memset(z->bfound, 0, n);
+		for (unsigned k = 0; k < n; k++) {
+			z->bat[k]->row_state = z->bfound[k] ? ROW_FOUND : ROW_NONE;
+			if (z->bfound[k])
+				z->bat[k]->row = z->brows[k];
+		}
+	}
 }
 
 /* A name as the symbol tables or DWARF have it, demangled unless CRASH_SYMBOLS=mangled. */
@@ -659,14 +706,21 @@ unsigned cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 	if (z) {
 		c = chain_at(z, &mod, pc);
 		fr = chain_frames(z, c);
-		if (c->im && (c->cu.has & CR_DWCU_STMT_LIST)) {
+		if (c->im && (c->cu.has & CR_DWCU_STMT_LIST) && c->row_state != ROW_NONE) {
 			const char *dir =
 				cr_dwinfo_str(&c->cu.comp_dir, z->comp_dir, sizeof(z->comp_dir)) == 0
 					? z->comp_dir
 					: NULL;
 
-			have_row = cr_dwline_find(&c->im->line, c->cu.stmt_list, pc - mod.bias, dir,
-						  &row, z->path, sizeof(z->path)) == 0;
+			if (c->row_state == ROW_FOUND) {	/* rows_batch's: its file's path */
+				row = c->row;
+				have_row = cr_dwline_file(&c->im->line, c->cu.stmt_list, row.file, dir,
+							  z->path, sizeof(z->path)) == 0;
+			} else {
+				have_row = cr_dwline_find(&c->im->line, c->cu.stmt_list,
+							  pc - mod.bias, dir, &row, z->path,
+							  sizeof(z->path)) == 0;
+			}
 		}
 		lines = c->n > 1 ? c->n : 1;
 	}
@@ -849,6 +903,8 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 	}
 	have_sig_pc = t.f && w.sig_info && w.sig_frame < t.n;
 	sig_pc = have_sig_pc ? t.f[w.sig_frame].pc : 0;
+	if (pr.bl.z)
+		rows_batch(pr.bl.z);
 	if (w.sig_info)
 		w.sig_frame = pr.sig_line;
 	if (first)

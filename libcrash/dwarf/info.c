@@ -76,6 +76,8 @@ struct ctx {
 	uint32_t *cache;
 	int cached;	/* cache holds cu's table */
 	struct cr_cursor a;	/* over .debug_abbrev */
+	const struct cr_dwabbrevs *ab;	/* NULL, or cu's table decoded */
+	int walk;	/* reading DIEs for the walk: only its attributes are decoded */
 };
 
 /* A declaration (7.5.3): its tag, children flag, and where its specifications start. */
@@ -421,6 +423,33 @@ static int read_die(struct ctx *x, struct cr_cursor *c, struct die *d)
 		return cerr(c);
 	if (code == 0)
 		return 1;
+	if (x->ab && x->ab->table == x->cu.abbrev && code < CR_DWINFO_ABBREV_CACHE &&
+	    x->ab->decl[code].present) {
+		/* The decoded declaration: the same reads as below, without the table. */
+		const struct cr_dwabbrevs *ab = x->ab;
+		unsigned first = ab->decl[code].first, n = ab->decl[code].n;
+
+		d->tag = ab->decl[code].tag;
+		d->children = ab->decl[code].children;
+		for (k = 0; k < A_N; k++)
+			d->a[k].cls = V_NONE;
+		int sized = x->walk && ab->offsize == x->cu.offsize &&
+			    ab->addr_size == x->cu.addr_size && ab->version == x->cu.version;
+
+		for (unsigned i = first; i < first + n; i++) {
+			if (sized && ab->spec[i].skip != 0xff) {
+				cr_skip(c, ab->spec[i].skip);	/* not the walk's: passed by */
+				continue;
+			}
+			k = ab->spec[i].slot;
+			if ((ret = read_form(x, c, ab->spec[i].form, ab->spec[i].implicit,
+					     k < 0 ? &scratch : &d->a[k])) < 0)
+				return ret;
+			if (c->err)
+				return cerr(c);
+		}
+		return c->err ? cerr(c) : 0;
+	}
 	if ((ret = find_decl(x, code, &dc)) < 0)
 		return ret;
 	d->tag = dc.tag;
@@ -1054,8 +1083,116 @@ static int walk_die(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t 
 	return 0;
 }
 
+/*
+ * The size of a value of form in x's unit when it is fixed (7.5.6), else
+ * 0xff: what the walk can pass by without reading it.
+ */
+static uint8_t fixed_size(const struct ctx *x, uint64_t form)
+{
+	switch (form) {
+	case DW_FORM_flag_present:
+	case DW_FORM_implicit_const:
+		return 0;
+	case DW_FORM_data1: case DW_FORM_ref1: case DW_FORM_flag: case DW_FORM_strx1:
+	case DW_FORM_addrx1:
+		return 1;
+	case DW_FORM_data2: case DW_FORM_ref2: case DW_FORM_strx2: case DW_FORM_addrx2:
+		return 2;
+	case DW_FORM_strx3: case DW_FORM_addrx3:
+		return 3;
+	case DW_FORM_data4: case DW_FORM_ref4: case DW_FORM_strx4: case DW_FORM_addrx4:
+	case DW_FORM_ref_sup4:
+		return 4;
+	case DW_FORM_data8: case DW_FORM_ref8: case DW_FORM_ref_sig8: case DW_FORM_ref_sup8:
+		return 8;
+	case DW_FORM_data16:
+		return 16;
+	case DW_FORM_addr:
+		return x->cu.addr_size;
+	case DW_FORM_strp: case DW_FORM_line_strp: case DW_FORM_sec_offset:
+	case DW_FORM_strp_sup: case DW_FORM_GNU_ref_alt: case DW_FORM_GNU_strp_alt:
+		return x->cu.offsize;
+	case DW_FORM_ref_addr:	/* DWARF 2: an address's size */
+		return x->cu.version <= 2 ? x->cu.addr_size : x->cu.offsize;
+	}
+	return 0xff;
+}
+
+/* The attributes the walk reads: ranges, the sibling to jump, an inline's call site. */
+static int walk_slot(int k)
+{
+	return k == A_LOW || k == A_HIGH || k == A_RANGES || k == A_SIBLING || k == A_CALL_FILE ||
+	       k == A_CALL_LINE || k == A_CALL_COLUMN;
+}
+
+/*
+ * Decode x's unit's abbreviation table into ab (codes below
+ * CR_DWINFO_ABBREV_CACHE; the first declaration of a code wins, as in
+ * find_decl).  A table that does not fit, or is malformed, leaves ab empty:
+ * the walk reads the table itself (and finds the same error, if any).
+ */
+static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
+{
+	unsigned nspec = 0;
+
+	ab->mem = NULL;
+	memset(ab->decl, 0, sizeof(ab->decl));
+	if (abbrev_start(x) < 0)
+		return;
+	for (unsigned i = 0; i < CR_DWINFO_MAX_ABBREVS; i++) {
+		uint64_t code = cr_uleb(&x->a), tag;
+		unsigned first = nspec, keep;
+		uint8_t children;
+
+		if (x->a.err)
+			return;
+		if (code == 0) {
+			ab->mem = x->src->abbrev.mem;
+			ab->table = x->cu.abbrev;
+			ab->offsize = x->cu.offsize;
+			ab->addr_size = x->cu.addr_size;
+			ab->version = x->cu.version;
+			return;
+		}
+		tag = cr_uleb(&x->a);
+		children = cr_u8(&x->a);
+		keep = code < CR_DWINFO_ABBREV_CACHE && !ab->decl[code].present && tag <= UINT16_MAX;
+		for (unsigned k = 0;; k++) {
+			uint64_t at = cr_uleb(&x->a), form = cr_uleb(&x->a);
+			int64_t implicit = form == DW_FORM_implicit_const ? cr_sleb(&x->a) : 0;
+
+			if (x->a.err || k > CR_DWINFO_MAX_ATTRS)
+				return;
+			if (at == 0 && form == 0)
+				break;
+			if (!keep)
+				continue;
+			if (nspec == CR_DWABBREV_SPECS || form > UINT16_MAX)
+				return;
+			ab->spec[nspec].form = (uint16_t)form;
+			ab->spec[nspec].implicit = implicit;
+			ab->spec[nspec].slot = (int8_t)slot(at);
+			ab->spec[nspec].skip = walk_slot(slot(at)) ? 0xff : fixed_size(x, form);
+			nspec++;
+		}
+		if (keep) {
+			ab->decl[code].first = (uint16_t)first;
+			ab->decl[code].n = (uint16_t)(nspec - first);
+			ab->decl[code].tag = (uint16_t)tag;
+			ab->decl[code].children = children;
+			ab->decl[code].present = 1;
+		}
+	}
+}
+
 int cr_dwinfo_inlines(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu, uint64_t pc,
 		      struct cr_dwframe *f, unsigned cap, unsigned *n)
+{
+	return cr_dwinfo_inlines_ab(src, cu, pc, f, cap, n, NULL);
+}
+
+int cr_dwinfo_inlines_ab(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu, uint64_t pc,
+			 struct cr_dwframe *f, unsigned cap, unsigned *n, struct cr_dwabbrevs *ab)
 {
 	const struct cr_dwsect *s = &src->info;
 	uint32_t cache[CR_DWINFO_ABBREV_CACHE];
@@ -1074,13 +1211,21 @@ int cr_dwinfo_inlines(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu,
 	x.cache = cache;
 	if ((ret = fill_cache(&x)) < 0)
 		return ret;
+	if (ab) {
+		if (ab->mem != src->abbrev.mem || ab->table != cu->abbrev)
+			decode_abbrevs(&x, ab);
+		if (ab->mem == src->abbrev.mem && ab->table == cu->abbrev)
+			x.ab = ab;
+	}
 	cr_cursor_init(&c, s->mem, s->lo + cu->die, s->lo + cu->end);
+	x.walk = 1;
 	for (i = 0; i < CR_DWINFO_MAX_DIES && c.pos < c.end; i++) {
 		if ((ret = walk_die(&x, &c, &d, pc, ch, &nch, &depth, &skip)) < 0)
 			return ret;
 		if (ret > 0)
 			break;
 	}
+	x.walk = 0;
 	if (i == CR_DWINFO_MAX_DIES)
 		return -CR_ERANGE;
 	if (ret == 0 && nch && depth > ch[0].depth)

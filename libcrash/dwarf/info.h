@@ -153,6 +153,42 @@ int cr_dwinfo_inlines(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu,
 		      struct cr_dwframe *f, unsigned cap, unsigned *n);
 
 /*
+ * A unit's abbreviation declarations decoded once, for the walks of the
+ * same unit that follow (a backtrace's frames fall in few units): each
+ * code's tag and attribute specifications as a small array, instead of
+ * LEB128s read again from .debug_abbrev for every DIE.  The caller's
+ * storage (the report keeps one in static memory: 38 KiB); zero it before
+ * first use.  Codes below CR_DWINFO_ABBREV_CACHE whose specifications fit;
+ * the others are read from the table as without it.
+ */
+#define CR_DWABBREV_SPECS 4096
+struct cr_dwabbrevs {
+	const struct cr_mem *mem;	/* the .debug_abbrev it decoded (NULL: nothing) */
+	uint64_t table;			/* the table's offset in it */
+	uint8_t offsize, addr_size, version;	/* of the unit the sizes below are for */
+	struct {
+		uint16_t first, n;	/* spec[first, first + n) */
+		uint16_t tag;
+		uint8_t children, present;
+	} decl[CR_DWINFO_ABBREV_CACHE];
+	struct {
+		int64_t implicit;	/* DW_FORM_implicit_const's value */
+		uint16_t form;
+		int8_t slot;		/* the attribute's slot in a DIE, -1: not looked at */
+		uint8_t skip;		/* bytes to pass it by when the walk does not need
+					   it; 0xff: read it (needed, or of variable size) */
+	} spec[CR_DWABBREV_SPECS];
+};
+
+/*
+ * cr_dwinfo_inlines() with ab, which keeps the decoded abbreviations of the
+ * last unit's table (decoded here when it holds another's).  The same
+ * results; faster from the second lookup in a unit on.
+ */
+int cr_dwinfo_inlines_ab(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu, uint64_t pc,
+			 struct cr_dwframe *f, unsigned cap, unsigned *n, struct cr_dwabbrevs *ab);
+
+/*
  * Copy the string s to buf as a C string.  0; -CR_ENOINFO: s has no string
  * (buf ""); -CR_EINVAL: not terminated inside its section; -CR_ERANGE:
  * longer than cap - 1; -CR_EFAULT.  buf is "" on failure.  AS-safe; time

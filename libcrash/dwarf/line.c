@@ -393,6 +393,11 @@ struct run {
 	int have_prev;
 	uint64_t pc;
 	struct cr_dwline_row *out;	/* NULL: rows are not looked at */
+	/* Or several pcs at once (out NULL): rows[i] for pcs[i] where found[i]. */
+	const uint64_t *pcs;
+	struct cr_dwline_row *rows;
+	uint8_t *found;
+	unsigned npcs, left;
 	uint64_t define_k;		/* 0: define_file is not looked for */
 	struct str def_name;
 	uint64_t def_dir;
@@ -404,8 +409,29 @@ struct run {
  * same address as the previous covers nothing, so the last of them wins.
  * 1: found.
  */
+static void row_of(const struct regs *prev, uint64_t end, struct cr_dwline_row *out)
+{
+	out->addr = prev->addr;
+	out->end = end;
+	out->file = prev->file;
+	out->line = prev->line;
+	out->column = prev->column;
+	out->discriminator = prev->disc;
+	out->is_stmt = prev->is_stmt;
+}
+
 static int append(struct run *st, int end_sequence)
 {
+	if (st->pcs && st->have_prev) {
+		for (unsigned i = 0; i < st->npcs; i++) {
+			if (st->found[i] || st->prev.addr > st->pcs[i] || st->pcs[i] >= st->r.addr)
+				continue;
+			row_of(&st->prev, st->r.addr, &st->rows[i]);
+			st->found[i] = 1;
+			if (--st->left == 0)
+				return 1;
+		}
+	}
 	if (st->out && st->have_prev && st->prev.addr <= st->pc && st->pc < st->r.addr) {
 		st->out->addr = st->prev.addr;
 		st->out->end = st->r.addr;
@@ -765,6 +791,36 @@ int cr_dwline_find(const struct cr_dwline_src *src, uint64_t off, uint64_t pc,
 	}
 	*row = r;
 	return 0;
+}
+
+int cr_dwline_find_many(const struct cr_dwline_src *src, uint64_t off, const uint64_t *pcs,
+			unsigned n, struct cr_dwline_row *rows, uint8_t *found)
+{
+	struct cr_cursor c;
+	struct run st;
+	struct hdr h;
+	int ret;
+
+	for (unsigned i = 0; i < n; i++)
+		found[i] = 0;
+	if (n == 0)
+		return 0;
+	if ((ret = parse_header(&c, src, off, &h)) < 0)
+		return ret;
+	memset(&st, 0, sizeof(st));
+	st.src = src;
+	st.pcs = pcs;
+	st.rows = rows;
+	st.found = found;
+	st.npcs = st.left = n;
+	ret = run(&c, &h, &st);
+	/* Rows found before a malformed part are what cr_dwline_find() gives. */
+	if (ret < 0 && ret != -CR_ENOINFO && st.left == n)
+		return ret;
+	for (unsigned i = 0; i < n; i++)
+		if (found[i])
+			rows[i].version = h.version;
+	return (int)(n - st.left);
 }
 
 int cr_dwline_file(const struct cr_dwline_src *src, uint64_t off, uint64_t file,

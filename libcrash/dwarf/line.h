@@ -78,6 +78,18 @@ int cr_dwline_find(const struct cr_dwline_src *src, uint64_t off, uint64_t pc,
 		   const char *comp_dir, struct cr_dwline_row *row, char *path, size_t cap);
 
 /*
+ * The rows of n pcs in one run of the program at offset off (the frames of
+ * one unit in a backtrace): rows[i] and found[i] = 1 for each pc a row
+ * covers, as cr_dwline_find() would give it, without a path.  The number
+ * found (the run stops when all are); a pc whose row comes after a
+ * malformed part is not found (cr_dwline_find() fails for it too);
+ * -CR_EINVAL, -CR_ERANGE, -CR_EFAULT as cr_dwline_find() when none is found
+ * before one.  AS-safe; time: one run of the program.
+ */
+int cr_dwline_find_many(const struct cr_dwline_src *src, uint64_t off, const uint64_t *pcs,
+			unsigned n, struct cr_dwline_row *rows, uint8_t *found);
+
+/*
  * The path of file number file of the line program at offset off of
  * .debug_line, as cr_dwline_find() writes a row's file (the same rules:
  * DWARF 5 numbers files from 0, DWARF 2-4 from 1, with the files of

@@ -109,8 +109,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 				cr_dwinfo_str(&fr[i].name, buf, sizeof(buf));
 		/* A unit where the input says, whatever find_cu thinks. */
 		if (cr_dwinfo_unit(&src, d[2] % 64, &cu) == 0) {
+			static struct cr_dwabbrevs ab;
+			struct cr_dwframe fr2[8];
+			unsigned nf2 = 0;
+			int r1, r2;
+
 			cr_dwinfo_str(&cu.name, buf, sizeof(buf));
-			cr_dwinfo_inlines(&src, &cu, pc + k, fr, 8, &nf);
+			r1 = cr_dwinfo_inlines(&src, &cu, pc + k, fr, 8, &nf);
+			/* The decoded abbreviations must change nothing. */
+			ab.mem = NULL;
+			r2 = cr_dwinfo_inlines_ab(&src, &cu, pc + k, fr2, 8, &nf2, &ab);
+			if (r1 != r2 || (r1 == 0 && nf != nf2))
+				__builtin_trap();
+			for (unsigned i = 0; r1 == 0 && i < nf; i++)
+				if (fr[i].die != fr2[i].die || fr[i].low != fr2[i].low ||
+				    fr[i].name.pos != fr2[i].name.pos || fr[i].call_line != fr2[i].call_line ||
+				    fr[i].call_file != fr2[i].call_file || fr[i].inlined != fr2[i].inlined)
+					__builtin_trap();
 		}
 	}
 	return 0;

@@ -28,6 +28,8 @@
 #include "elfsect.h"
 #include "inflate.h"
 
+static struct cr_dwabbrevs ab;
+
 static struct cr_inflate inf;
 
 /* Section name of f, inflated if it is compressed, as a cr_dwsect over its own memory at
@@ -192,7 +194,9 @@ int main(int argc, char **argv)
 		}
 		if (cr_dwinfo_str(&cu.comp_dir, comp, sizeof(comp)) < 0)
 			comp[0] = 0;
-		ret = cr_dwinfo_inlines(&src, &cu, pc, fr, 16, &n);
+		/* As the report: the unit's abbreviations decoded once, kept
+		   from pc to pc (run-dwarf-info.sh compares with addr2line). */
+		ret = cr_dwinfo_inlines_ab(&src, &cu, pc, fr, 16, &n, &ab);
 		if (ret == -CR_ENOINFO) {
 			memset(&fr[0], 0, sizeof(fr[0]));
 			n = 1;

@@ -394,6 +394,24 @@ static int chain(uint64_t cu_off, uint64_t pc, char *out, size_t cap)
 	if ((ret = cr_dwinfo_unit(&src, cu_off, &cu)) < 0 ||
 	    (ret = cr_dwinfo_inlines(&src, &cu, pc, fr, 16, &nfr)) < 0)
 		return ret;
+	{
+		/* With decoded abbreviations: the same (decoded anew: the test
+		   sections are rebuilt in the same buffers from case to case). */
+		static struct cr_dwabbrevs ab;
+		struct cr_dwframe fr2[16];
+		unsigned n2;
+
+		ab.mem = NULL;
+		if (cr_dwinfo_inlines_ab(&src, &cu, pc, fr2, 16, &n2, &ab) != 0 || n2 != nfr)
+			return -1000;
+		for (unsigned i = 0; i < nfr; i++)
+			if (fr2[i].die != fr[i].die || fr2[i].low != fr[i].low ||
+			    fr2[i].name.sect != fr[i].name.sect || fr2[i].name.pos != fr[i].name.pos ||
+			    fr2[i].linkage != fr[i].linkage || fr2[i].inlined != fr[i].inlined ||
+			    fr2[i].call_file != fr[i].call_file || fr2[i].call_line != fr[i].call_line ||
+			    fr2[i].call_column != fr[i].call_column)
+				return -1001;
+	}
 	for (unsigned i = 0; i < nfr; i++) {
 		if (fr[i].inlined)
 			n += (size_t)snprintf(out + n, cap - n, "%s@%" PRIu64 ":%" PRIu64 ",%" PRIu64 " ",

@@ -7,6 +7,7 @@
  * The unit_length and header_length of each unit are computed (unit()); every
  * other byte is written out below.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../tap.h"
@@ -642,6 +643,42 @@ static void t_faults(void)
 	sections(sec, secn);
 }
 
+/*
+ * cr_dwline_find_many: every pc of a unit's range, and some outside, in one
+ * run give exactly cr_dwline_find's rows (and not-found where it fails).
+ */
+static void many(const char *what, uint64_t off, uint64_t lo, uint64_t hi)
+{
+	uint64_t pcs[64] = { 0 };
+	struct cr_dwline_row rows[64], one;
+	uint8_t found[64];
+	unsigned n = 0, bad = 0;
+	int got;
+	char name[96];
+
+	for (uint64_t pc = lo - 2; pc < hi + 2 && n < 64; pc++)
+		pcs[n++] = pc;
+	/* In reverse order too: the batch does not care. */
+	for (unsigned i = 0; i < n / 2; i++) {
+		uint64_t t = pcs[i];
+
+		pcs[i] = pcs[n - 1 - i];
+		pcs[n - 1 - i] = t;
+	}
+	got = cr_dwline_find_many(&src, off, pcs, n, rows, found);
+	for (unsigned i = 0; i < n; i++) {
+		int r = cr_dwline_find(&src, off, pcs[i], NULL, &one, NULL, 0);
+
+		if ((r == 0) != (found[i] == 1) ||
+		    (r == 0 && (one.addr != rows[i].addr || one.end != rows[i].end ||
+				one.file != rows[i].file || one.line != rows[i].line ||
+				one.column != rows[i].column || one.version != rows[i].version)))
+			bad++;
+	}
+	snprintf(name, sizeof(name), "%s: find_many of %u pcs (%d found) = find's rows", what, n, got);
+	tap_is_u64(bad, 0, name);
+}
+
 int main(void)
 {
 	build();
@@ -649,6 +686,11 @@ int main(void)
 	t_v5();
 	t_v2_v3_vliw();
 	t_truncated();
+	many("v4", off_v4, 0x1000, 0x1040);
+	many("v5", off_v5, 0x4000, 0x4010);
+	many("v5 64-bit", off_v5_64, 0x5000, 0x5010);
+	many("v2", off_v2, 0x6000, 0x600c);
+	many("vliw", off_vliw, 0x8000, 0x8010);
 	t_malformed();
 	t_faults();
 	return tap_done();
