@@ -83,37 +83,18 @@ void cr_dump_memory(struct cr_out *o, const struct cr_crash *c, const struct cr_
 			near(o, c, m, a->regname[*p], r->r[*p], done, &ndone);
 }
 
-/* Field k of "lo-hi perms offset dev inode path": hex numbers, the perms, then the path. */
-static const char *hexnum(const char *s, const char *end, uint64_t *v)
-{
-	const char *b = s;
-
-	*v = 0;
-	for (; s < end && s - b < 16; s++) {
-		unsigned ch = (unsigned char)*s, d;
-
-		if (ch - '0' < 10)
-			d = ch - '0';
-		else if (ch - 'a' < 6)
-			d = ch - 'a' + 10;
-		else
-			break;
-		*v = *v << 4 | d;
-	}
-	return s > b ? s : NULL;
-}
 
 int cr_dump_parse_line(char *line, size_t len, struct cr_mapline *l)
 {
 	const char *s = line, *end = line + len;
 
-	if (!(s = hexnum(s, end, &l->lo)) || s >= end || *s++ != '-' ||
-	    !(s = hexnum(s, end, &l->hi)) || end - s < 6 || *s++ != ' ' || l->hi <= l->lo)
+	if (!(s = cr_parse_hex(s, end, &l->lo)) || s >= end || *s++ != '-' ||
+	    !(s = cr_parse_hex(s, end, &l->hi)) || end - s < 6 || *s++ != ' ' || l->hi <= l->lo)
 		return -1;
 	for (int i = 0; i < 4; i++)
 		l->perms[i] = *s++;
 	l->perms[4] = 0;
-	if (s >= end || *s++ != ' ' || !(s = hexnum(s, end, &l->offset)))
+	if (s >= end || *s++ != ' ' || !(s = cr_parse_hex(s, end, &l->offset)))
 		return -1;
 	for (int field = 0; s < end && field < 2; field++) {	/* dev, inode */
 		while (s < end && *s == ' ')

@@ -21,25 +21,6 @@ struct parser {
 	size_t len;
 };
 
-static const char *hex(const char *s, const char *end, uint64_t *v)
-{
-	uint64_t x = 0;
-	int n = 0;
-
-	for (; s < end && n < 16; s++, n++) {
-		unsigned c = (unsigned char)*s, d;
-
-		if (c - '0' < 10)
-			d = c - '0';
-		else if (c - 'a' < 6)
-			d = c - 'a' + 10;
-		else
-			break;
-		x = x << 4 | d;
-	}
-	*v = x;
-	return n ? s : NULL;
-}
 
 /* "lo-hi perms offset dev inode   path" in [s, end) */
 static void parse_line(struct cr_maps *t, const char *s, const char *end)
@@ -48,7 +29,8 @@ static void parse_line(struct cr_maps *t, const char *s, const char *end)
 
 	if (end - s > LINE)
 		end = s + LINE;
-	if (!(s = hex(s, end, &m.lo)) || s >= end || *s++ != '-' || !(s = hex(s, end, &m.hi)))
+	if (!(s = cr_parse_hex(s, end, &m.lo)) || s >= end || *s++ != '-' ||
+	    !(s = cr_parse_hex(s, end, &m.hi)))
 		return;
 	if (end - s < 5 || *s != ' ' || m.hi <= m.lo)
 		return;

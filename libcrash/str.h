@@ -10,6 +10,7 @@
 #define CR_STR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * A pointer walk: GCC 12's loop distribution turns the indexed loop
@@ -65,6 +66,30 @@ static inline int cr_memeq(const void *a, const void *b, size_t n)
 		if (x[i] != y[i])
 			return 0;
 	return 1;
+}
+
+/*
+ * Up to 16 lower-case hex digits of [s, end) into *v (the kernel's /proc
+ * numbers): past the last digit, or NULL if there is none.
+ */
+static inline const char *cr_parse_hex(const char *s, const char *end, uint64_t *v)
+{
+	uint64_t x = 0;
+	int n = 0;
+
+	for (; s < end && n < 16; s++, n++) {
+		unsigned c = (unsigned char)*s, d;
+
+		if (c - '0' < 10)
+			d = c - '0';
+		else if (c - 'a' < 6)
+			d = c - 'a' + 10;
+		else
+			break;
+		x = x << 4 | d;
+	}
+	*v = x;
+	return n ? s : NULL;
 }
 
 #endif
