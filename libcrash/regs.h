@@ -55,6 +55,16 @@ typedef int cr_scan_fn(const uint8_t *code, size_t len, size_t pc_off, int frame
  */
 typedef int cr_call_fn(const uint8_t *code, size_t len);
 
+/*
+ * Where, in code[0..len) (len: the offset of a pc, code[0] up to 4 KiB before
+ * it), the nearest instruction before len that builds a frame record and
+ * moves sp with it (aarch64: stp x29, x30, [sp, #-N]!) starts, found
+ * backward without crossing a return; -1 if none.  For a function with no
+ * unwind table and no symbol: the decoder (cr_scan_fn) then runs from there.
+ * Pure (arch/<arch>/scan.c).
+ */
+typedef long cr_record_fn(const uint8_t *code, size_t len);
+
 /* One const instance per arch, in arch/<arch>/desc.c.  Pure data: built on every host. */
 struct cr_arch {
 	const char *name;		/* "x86_64" */
@@ -72,6 +82,8 @@ struct cr_arch {
 	cr_scan_fn *scan;		/* prologue decoder, NULL if none */
 	cr_call_fn *call_before;	/* confirms a scanned caller, NULL if none */
 	uint64_t (*strip_ra)(uint64_t ra);	/* aarch64: drop PAC bits; others: NULL */
+	cr_record_fn *record_start;	/* aarch64 (where the frame record does not locate
+					   the CFA); NULL: the record alone gives the CFA */
 };
 
 extern const struct cr_arch cr_arch_x86_64, cr_arch_aarch64, cr_arch_riscv64,

@@ -37,109 +37,6 @@ int cr_ra_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
 	return 0;
 }
 
-/*
- * Linkers emit no FDE for the PLT on aarch64 and riscv64, and stubs have no
- * symbol; the psABIs let PLT entries and veneers use only the scratch
- * registers (AAPCS64 6.1.1 IP0/IP1 x16/x17; RISC-V psABI "Procedure Linkage
- * Table": t1-t3), never sp or the link register.  So: a pc in a module, with
- * no FDE and no sized symbol around it (an unsized one, like crti's _init
- * before .plt, does not say where it ends).
- */
-__attribute__((noinline)) static int stub(struct cr_walk *w, const struct cr_regs *in,
-					  struct cr_regs *out)
-{
-	const struct cr_arch *a = w->arch;
-	const struct cr_module *mod;
-	struct cr_ehsrc src = { 0 };
-	struct cr_fde fde;
-	struct cr_sym sym;
-	int ret;
-
-	if (!cr_reg_valid(in, a->ra) || !cr_reg_valid(in, a->sp))
-		return -CR_ENOINFO;
-	if (cr_walk_module(w, in->pc, &mod) < 0)
-		return -CR_ENOINFO;
-	if (mod->eh_hdr) {
-		src.eh_hdr = mod->eh_hdr;
-		src.eh_hdr_len = mod->eh_hdr_len;
-		src.eh_frame_end = mod->hi;
-		src.bases.data = mod->eh_hdr;
-		ret = cr_eh_find(w->mem, &src, in->pc, &fde);
-		if (ret != -CR_ENOINFO)
-			return -CR_ENOINFO;	/* an FDE (or no answer): not a stub */
-	}
-	if (cr_sym_find(w->mem, mod, in->pc, &sym) == 0 && sym.size &&
-	    in->pc - sym.start < sym.size)
-		return -CR_ENOINFO;
-	*out = *in;
-	out->pc = a->strip_ra ? a->strip_ra(in->r[a->ra]) : in->r[a->ra];
-	return 0;
-}
-
-/* Most frames are not exact: they pay only this test (the body is out of line). */
-int cr_stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
-{
-	if (!w->exact || !w->arch->ra_in_reg)
-		return -CR_ENOINFO;
-	return stub(w, in, out);
-}
-
-/*
- * Two readings of the caller of generated code (no unwind table, symbol or
- * function start): (A) the function has not moved sp nor saved anything yet,
- * the return address is at [sp] (x86_64) or in the link register; (B) it has
- * set up a frame record, the fp engine's.  Both are common, and B over a
- * function without a record silently skips its caller (or more: past
- * callers without records).  A is taken when its return address is confirmed
- * (it follows a call in a function of known extent, cr_scan_confirm) and
- * either the fp step fails or the CFI walk from A reaches B's frame within
- * JIT_LOOKAHEAD frames (same pc, sp not below B's: the fp engine's sp is a
- * lower bound on aarch64): then the record at fp belongs to one of A's
- * callers and A explains both, while a stale return address left at [sp] by
- * an earlier call does not.
- */
-#define JIT_LOOKAHEAD 16
-__attribute__((noinline)) static int jit(struct cr_walk *w, const struct cr_regs *in,
-					 struct cr_regs *out)
-{
-	const struct cr_arch *a = w->arch;
-	const struct cr_module *mod;
-	struct cr_regs ra_caller, fp_caller, r[2];
-	struct cr_stepinfo saved = w->step;
-	int ok = 0;
-
-	if (cr_walk_module(w, in->pc, &mod) == 0 || cr_ra_step(w, in, &ra_caller) < 0 ||
-	    !cr_scan_confirm(w, &ra_caller)) {
-		w->step = saved;
-		return -CR_ENOINFO;
-	}
-	if (cr_fp_step(w, in, &fp_caller) < 0 || !cr_reg_valid(&fp_caller, a->sp)) {
-		ok = 1;
-	} else {
-		w->exact = 0;	/* A's pc, and its callers', are return addresses */
-		r[0] = ra_caller;
-		for (unsigned k = 0; k < JIT_LOOKAHEAD && !ok; k++) {
-			if (cr_cfi_step(w, &r[k & 1], &r[(k + 1) & 1]) != 0 ||
-			    !cr_reg_valid(&r[(k + 1) & 1], a->sp) ||
-			    r[(k + 1) & 1].r[a->sp] <= r[k & 1].r[a->sp])
-				break;
-			ok = r[(k + 1) & 1].pc == fp_caller.pc &&
-			     r[(k + 1) & 1].r[a->sp] >= fp_caller.r[a->sp];
-		}
-		w->exact = 1;
-	}
-	w->step = saved;
-	if (!ok)
-		return -CR_ENOINFO;
-	*out = ra_caller;
-	return 0;
-}
-
-int cr_jit_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
-{
-	return w->exact ? jit(w, in, out) : -CR_ENOINFO;
-}
-
 /* The function around pc, for the decoder: a sized symbol containing pc, or an unsized one. */
 #define LEAF_MAX 4096	/* as the scan engine: longer distances are not decoded */
 
@@ -166,6 +63,241 @@ static int leaf_decode(struct cr_walk *w, uint64_t start, uint64_t pc, struct cr
 }
 
 /*
+ * The prologue decoder's row at pc from the function's known start (a sized
+ * symbol, an FDE's range or an unsized symbol): 0 when it says the return
+ * address is still in the link register (not saved at pc), else -CR_ENOINFO.
+ */
+__attribute__((noinline)) static int ra_unsaved(struct cr_walk *w, const struct cr_regs *in,
+						struct cr_row *row)
+{
+	const struct cr_arch *a = w->arch;
+	uint64_t start, size;
+
+	if (!a->scan || !cr_reg_valid(in, a->ra) ||
+	    cr_scan_function(w, in->pc, &start, &size) < 0 ||
+	    leaf_decode(w, start, in->pc, row) < 0 || row->ra != a->ra ||
+	    row->reg[a->ra].kind != CR_SAME)
+		return -CR_ENOINFO;
+	return 0;
+}
+
+/*
+ * Is ra a call site: does the instruction before it call?  In a function of
+ * known extent, cr_scan_confirm decodes from its start.  In code without one
+ * (assembly with no FDE and no symbol) the word before ra, on the
+ * link-register arches, whose calls are 4 bytes (riscv64: jal/jalr, or c.jalr
+ * in its last 2 bytes): evidence, not proof, where a 32-bit instruction's
+ * upper half may read as c.jalr.  x86_64's lengths are never guessed.
+ */
+static int call_site(struct cr_walk *w, uint64_t ra)
+{
+	const struct cr_arch *a = w->arch;
+	struct cr_regs r;
+	uint64_t start, size;
+	uint8_t code[4];
+
+	if (ra < 4096 || (ra & 1) || !a->call_before || (w->is_exec && w->is_exec(w, ra) == 0))
+		return 0;
+	r.pc = ra;	/* all cr_scan_confirm reads */
+	if (cr_scan_function(w, ra - 1, &start, &size) == 0 && size && ra - start <= size)
+		return cr_scan_confirm(w, &r);
+	if (!a->ra_in_reg || cr_read(w->mem, ra - 4, code, 4) < 0)
+		return 0;
+	return a->call_before(code, 4);
+}
+
+/*
+ * Does the CFI walk from a (the caller by the return address alone) reach b
+ * (the caller by the frame record at fp) within LOOKAHEAD frames: the same
+ * pc, sp not below b's (the fp engine's sp is a lower bound on aarch64)?  Then
+ * the record belongs to one of a's callers and a explains both, while a stale
+ * return address (left at [sp] by an earlier call, or in the link register by
+ * the function's own call) does not.  w as it was after.
+ */
+#define LOOKAHEAD 16
+__attribute__((noinline)) static int explains(struct cr_walk *w, const struct cr_regs *a_caller,
+					      const struct cr_regs *b_caller)
+{
+	const struct cr_arch *a = w->arch;
+	struct cr_stepinfo saved = w->step;
+	struct cr_regs r[2];
+	uint8_t exact = w->exact;
+	int ok = 0;
+
+	w->exact = 0;	/* a's pc, and its callers', are return addresses */
+	r[0] = *a_caller;
+	for (unsigned k = 0; k < LOOKAHEAD && !ok; k++) {
+		if (cr_cfi_step(w, &r[k & 1], &r[(k + 1) & 1]) != 0 ||
+		    !cr_reg_valid(&r[(k + 1) & 1], a->sp) ||
+		    r[(k + 1) & 1].r[a->sp] <= r[k & 1].r[a->sp])
+			break;
+		ok = r[(k + 1) & 1].pc == b_caller->pc &&
+		     r[(k + 1) & 1].r[a->sp] >= b_caller->r[a->sp];
+	}
+	w->exact = exact;
+	w->step = saved;
+	return ok;
+}
+
+/*
+ * aarch64's frame record does not say where the CFA is (AAPCS64 6.4.6: the
+ * record may sit anywhere in its frame; the fp engine's x29 + 16 is a lower
+ * bound), and a caller whose CFA is sp-based (GCC's) needs the exact one.  The
+ * frame-record prologue found backward from pc (arch->record_start), decoded
+ * up to pc, gives it, and the callee-saved registers stored beside it, when
+ * its row agrees with the record at fp: CFA from x29, the saved x29 at x29
+ * and the return address at x29 + 8, the same caller.  Otherwise *r stays.
+ */
+__attribute__((noinline)) static void record_cfa(struct cr_walk *w, const struct cr_module *mod,
+						 const struct cr_regs *in, struct cr_regs *r)
+{
+	const struct cr_arch *a = w->arch;
+	uint64_t lo = in->pc - mod->lo > LEAF_MAX ? in->pc - LEAF_MAX : mod->lo;
+	const uint8_t *code = cr_mem_view(w->mem, lo, (size_t)(in->pc - lo));
+	struct cr_regs t;
+	struct cr_row row;
+	long at;
+
+	if (!code) {	/* the code may start on a page that cannot be read */
+		lo = in->pc & ~4095ull;
+		lo = lo > mod->lo ? lo : mod->lo;
+		if (!(code = cr_mem_view(w->mem, lo, (size_t)(in->pc - lo))))
+			return;
+	}
+	at = a->record_start(code, (size_t)(in->pc - lo));
+	if (at < 0 || a->scan(code + at, (size_t)(in->pc - lo) - (size_t)at,
+			      (size_t)(in->pc - lo) - (size_t)at, 1, &row) < 0)
+		return;
+	if (row.cfa.kind != CR_REG || row.cfa.reg != a->fp || row.ra != a->ra ||
+	    row.reg[a->ra].kind != CR_OFFSET || row.cfa.off + row.reg[a->ra].off != 8 ||
+	    row.reg[a->fp].kind != CR_OFFSET || row.cfa.off + row.reg[a->fp].off != 0)
+		return;
+	if (cr_row_apply(&row, w->mem, a, in, &t) == 0 && t.pc == r->pc &&
+	    cr_reg_valid(&t, a->sp) && t.r[a->sp] >= r->r[a->sp])
+		*r = t;
+}
+
+/*
+ * Linkers emit no FDE for the PLT on aarch64 and riscv64, and stubs have no
+ * symbol; the psABIs let PLT entries and veneers use only the scratch
+ * registers (AAPCS64 6.1.1 IP0/IP1 x16/x17; RISC-V psABI "Procedure Linkage
+ * Table": t1-t3), never sp or the link register: the caller is in the link
+ * register, sp unchanged (S).  But hand-written assembly has neither FDE nor
+ * symbol either (OpenSSL's perlasm in a stripped libcrypto), and once it has
+ * built a frame record (AAPCS64 6.4.6 at x29; RISC-V psABI "Frame Pointer
+ * Convention" and LoongArch psABI at fp - 16) S repeats the caller and reads
+ * its frame from the wrong sp; the record gives the caller (R).  Chosen by
+ * evidence (docs/design.md, "Frames without an FDE"):
+ * - R: the record is valid (fp engine: aligned, in the stack, above sp) and
+ *   its return address is a call site; S: the link register's is.
+ * - Both, same return address: the function saved its link register into
+ *   that record and has called nothing since: R.
+ * - Both, different: S if the CFI walk from S reaches R's frame (the record is
+ *   a caller's), or the prologue decoder, from a known start, says the link
+ *   register is not saved at pc; else R (the link register holds the return
+ *   address of the function's own earlier call).
+ * - One of them: that one.  Neither: -CR_ENOINFO (the other steps go on).
+ * A pc in a module, with no FDE and no sized symbol around it (an unsized
+ * one, like crti's _init before .plt, does not say where it ends).
+ */
+__attribute__((noinline)) static int stub(struct cr_walk *w, const struct cr_regs *in,
+					  struct cr_regs *out)
+{
+	const struct cr_arch *a = w->arch;
+	const struct cr_module *mod;
+	struct cr_ehsrc src = { 0 };
+	struct cr_stepinfo saved = w->step;
+	struct cr_regs s, r;
+	struct cr_fde fde;
+	struct cr_sym sym;
+	struct cr_row row;
+	int ret, s_ok, r_ok;
+
+	if (!cr_reg_valid(in, a->ra) || !cr_reg_valid(in, a->sp))
+		return -CR_ENOINFO;
+	if (cr_walk_module(w, in->pc, &mod) < 0)
+		return -CR_ENOINFO;
+	if (mod->eh_hdr) {
+		src.eh_hdr = mod->eh_hdr;
+		src.eh_hdr_len = mod->eh_hdr_len;
+		src.eh_frame_end = mod->hi;
+		src.bases.data = mod->eh_hdr;
+		ret = cr_eh_find(w->mem, &src, in->pc, &fde);
+		if (ret != -CR_ENOINFO)
+			return -CR_ENOINFO;	/* an FDE (or no answer): not a stub */
+	}
+	if (cr_sym_find(w->mem, mod, in->pc, &sym) == 0 && sym.size &&
+	    in->pc - sym.start < sym.size)
+		return -CR_ENOINFO;
+	s_ok = cr_ra_step(w, in, &s) == 0 && call_site(w, s.pc);
+	r_ok = cr_fp_step(w, in, &r) == 0 && cr_reg_valid(&r, a->sp) &&
+	       r.r[a->sp] > in->r[a->sp] && call_site(w, r.pc);
+	w->step = saved;
+	if (r_ok && s_ok && r.pc != s.pc &&
+	    (explains(w, &s, &r) || ra_unsaved(w, in, &row) == 0))
+		r_ok = 0;	/* the record is a caller's */
+	if (r_ok) {
+		if (a->record_start && cr_walk_module(w, in->pc, &mod) == 0)
+			record_cfa(w, mod, in, &r);
+		*out = r;
+		w->step.tag = CR_TAG_FP;
+		return 0;
+	}
+	if (!s_ok)
+		return -CR_ENOINFO;
+	*out = s;
+	w->step.tag = CR_TAG_RA;
+	return 0;
+}
+
+/* Most frames are not exact: they pay only this test (the body is out of line). */
+int cr_stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+{
+	if (!w->exact || !w->arch->ra_in_reg)
+		return -CR_ENOINFO;
+	return stub(w, in, out);
+}
+
+/*
+ * Two readings of the caller of generated code (no unwind table, symbol or
+ * function start): (A) the function has not moved sp nor saved anything yet,
+ * the return address is at [sp] (x86_64) or in the link register; (B) it has
+ * set up a frame record, the fp engine's.  Both are common, and B over a
+ * function without a record silently skips its caller (or more: past
+ * callers without records).  A is taken when its return address is confirmed
+ * (it follows a call in a function of known extent, cr_scan_confirm) and
+ * either the fp step fails or A explains B (explains(): the CFI walk from A
+ * reaches B's frame).
+ */
+__attribute__((noinline)) static int jit(struct cr_walk *w, const struct cr_regs *in,
+					 struct cr_regs *out)
+{
+	const struct cr_arch *a = w->arch;
+	const struct cr_module *mod;
+	struct cr_regs ra_caller, fp_caller;
+	struct cr_stepinfo saved = w->step;
+	int ok;
+
+	if (cr_walk_module(w, in->pc, &mod) == 0 || cr_ra_step(w, in, &ra_caller) < 0 ||
+	    !cr_scan_confirm(w, &ra_caller)) {
+		w->step = saved;
+		return -CR_ENOINFO;
+	}
+	ok = cr_fp_step(w, in, &fp_caller) < 0 || !cr_reg_valid(&fp_caller, a->sp) ||
+	     explains(w, &ra_caller, &fp_caller);
+	w->step = saved;
+	if (!ok)
+		return -CR_ENOINFO;
+	*out = ra_caller;
+	return 0;
+}
+
+int cr_jit_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+{
+	return w->exact ? jit(w, in, out) : -CR_ENOINFO;
+}
+
+/*
  * A function that has not saved its return address (a leaf never does; or
  * the pc is in a prologue) has no frame record of its own, so the record at
  * fp is its caller's and the fp engine would skip the caller.  The prologue
@@ -177,16 +309,11 @@ static int leaf_decode(struct cr_walk *w, uint64_t start, uint64_t pc, struct cr
 __attribute__((noinline)) static int leaf(struct cr_walk *w, const struct cr_regs *in,
 					  struct cr_regs *out)
 {
-	const struct cr_arch *a = w->arch;
 	struct cr_row row;
-	uint64_t start, size;
 
-	if (!a->scan || !cr_reg_valid(in, a->ra) ||
-	    cr_scan_function(w, in->pc, &start, &size) < 0 ||
-	    leaf_decode(w, start, in->pc, &row) < 0 || row.ra != a->ra ||
-	    row.reg[a->ra].kind != CR_SAME)
+	if (ra_unsaved(w, in, &row) < 0)
 		return -CR_ENOINFO;
-	return cr_row_apply(&row, w->mem, a, in, out) == 0 ? 0 : -CR_ENOINFO;
+	return cr_row_apply(&row, w->mem, w->arch, in, out) == 0 ? 0 : -CR_ENOINFO;
 }
 
 int cr_leaf_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)

@@ -87,12 +87,13 @@ static int try_steps(struct cr_walk *w, const struct cr_policy *p, const struct 
 	   that fails with -CR_EFAULT always sets err_addr. */
 	w->step.err_addr = 0;
 	w->step.next_exact = 0;
+	w->step.tag = 0;
 	for (unsigned i = 0; i < p->n; i++) {
 		if (p->step[i].exact && !w->exact)
 			continue;
 		ret = p->step[i].fn(w, cur, next);
 		if (ret == 0)
-			return p->step[i].tag;
+			return w->step.tag ? w->step.tag : p->step[i].tag;
 		if (ret == CR_END)
 			return CR_TAG_N;	/* outermost frame */
 		if (ret == -CR_EFAULT && best != -CR_EFAULT) {

@@ -49,6 +49,9 @@ struct cr_walk {
 					   address, pc without info */
 		uint8_t next_exact;	/* the caller's pc is exact: it was interrupted
 					   by a signal (CIE 'S', kernel sigframe) */
+		uint8_t tag;		/* a step that chose between readings by their
+					   evidence (cr_stub_step): the tag of the one it
+					   took; 0 (CR_TAG_CTX): the policy's tag */
 	} step;
 	/* Bounds of the stack that holds sp (crash path: from /proc/self/maps). */
 	int (*stack_of)(const struct cr_walk *w, uint64_t sp, uint64_t *lo, uint64_t *hi);
@@ -101,9 +104,11 @@ cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
  *   sp + 8 after it) or in the link register (sp unchanged).  Frame #00 of a
  *   pc in no executable mapping (a call through a bad pointer) takes it, and
  *   only it, whatever the policy: -CR_EINVAL or -CR_EFAULT when it cannot.
- * - cr_stub_step: an exact frame in a linker stub on a link-register arch (a
- *   pc in a module, with no FDE and no sized symbol): the caller is in the
- *   link register, sp unchanged.
+ * - cr_stub_step: an exact frame on a link-register arch in code with no FDE
+ *   and no sized symbol (a pc in a module: a linker stub, or assembly without
+ *   unwind tables): the caller in the link register with sp unchanged ([ra]),
+ *   or the frame record at fp ([fp]), chosen by evidence (docs/design.md,
+ *   "Frames without an FDE"); -CR_ENOINFO when neither is a call site.
  * - cr_jit_step: an exact frame in generated code (executable, in no module):
  *   cr_ra_step's caller when its return address follows a call and either the
  *   fp engine cannot step or the CFI walk from it reaches, within 16 frames,

@@ -19,6 +19,9 @@ cr_scan_fn cr_x86_64_scan, cr_aarch64_scan, cr_riscv64_scan, cr_loongarch64_scan
 cr_call_fn cr_x86_64_call_before, cr_aarch64_call_before, cr_riscv64_call_before,
 	cr_loongarch64_call_before;
 
+/* aarch64: the frame record's prologue, backward from a pc (cr_record_fn). */
+cr_record_fn cr_aarch64_record_start;
+
 /* aarch64: the return address without its pointer-authentication code (desc.c). */
 uint64_t cr_aarch64_strip_ra(uint64_t ra);
 

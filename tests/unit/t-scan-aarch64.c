@@ -399,9 +399,39 @@ static void test_desc(void)
 		   "strip_ra: kernel half (bit 55) gets ones");
 }
 
+/* The frame record's prologue found backward from a pc (cr_aarch64_record_start). */
+static void test_record_start(void)
+{
+	/* ret; paciasp; stp x29, x30, [sp, #-128]!; mov x29, sp; stp x19, x20, [sp, #16]; nop */
+	static const uint32_t f[] = { 0xd65f03c0, 0xd503233f, 0xa9b87bfd, 0x910003fd,
+				      0xa90153f3, 0xd503201f };
+	/* stp x29, x30, [sp, #-16]!; ret; nop */
+	static const uint32_t past_ret[] = { 0xa9bf7bfd, 0xd65f03c0, 0xd503201f };
+	/* stp x29, x30, [sp, #-16]!; retaa; nop */
+	static const uint32_t past_retaa[] = { 0xa9bf7bfd, 0xd65f0bff, 0xd503201f };
+	/* sub sp, sp, #32; stp x29, x30, [sp]; stp x29, x30, [sp, #16]!  (a positive offset) */
+	static const uint32_t other[] = { 0xd10083ff, 0xa9007bfd, 0xa9817bfd, 0xd503201f };
+	/* stp x29, x30, [sp, #-16]! ; stp x19, x30, [sp, #-16]!; stp x29, x30, [x1, #-16]! */
+	static const uint32_t regs[] = { 0xa9bf7bfd, 0xa9bf7bf3, 0xa9bf783d, 0xd503201f };
+
+	tap_is_i64(cr_aarch64_record_start(code(f, 6), 24), 8, "record_start: the stp, 4 words back");
+	tap_is_i64(cr_aarch64_record_start(code(f, 6), 8), -1, "record_start: before it: none");
+	tap_is_i64(cr_aarch64_record_start(code(f, 6), 12), 8, "record_start: just after it");
+	tap_is_i64(cr_aarch64_record_start(code(past_ret, 3), 12), -1,
+		   "record_start: not past a ret");
+	tap_is_i64(cr_aarch64_record_start(code(past_retaa, 3), 12), -1,
+		   "record_start: not past a retaa");
+	tap_is_i64(cr_aarch64_record_start(code(other, 4), 16), -1,
+		   "record_start: stp without writeback, or with a positive offset: none");
+	tap_is_i64(cr_aarch64_record_start(code(regs, 4), 16), 0,
+		   "record_start: only x29, x30 at [sp]: the first word");
+	tap_is_i64(cr_aarch64_record_start(code(f, 6), 22), -1, "record_start: pc not aligned");
+}
+
 int main(void)
 {
 	sc_arch = &cr_arch_aarch64;
+	test_record_start();
 	test_f1();
 	test_f2();
 	test_f3();

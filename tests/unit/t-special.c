@@ -4,11 +4,17 @@
  * applies, the caller it gives; where it does not, -CR_ENOINFO and *out
  * untouched.  Then two of them in a walk, through the policy that has them.
  */
+#include <stdio.h>
+
 #include "../tap.h"
 #include "crash.h"
 #include "fakeproc.h"
 
 static const struct cr_arch *x86 = &cr_arch_x86_64, *a64 = &cr_arch_aarch64;
+
+/* A test name with arguments. */
+static char nm[200];
+#define N(...) (snprintf(nm, sizeof(nm), __VA_ARGS__), nm)
 
 /* out poisoned, so that a write on failure shows. */
 static struct cr_regs out, poison;
@@ -71,15 +77,18 @@ static void t_stub(void)
 	/* CFA = sp, nothing saved: the CIE's program only. */
 	static const uint8_t cie_a64[] = { 0x0c, 31, 0 };	/* DW_CFA_def_cfa sp 0 */
 
+	static const uint32_t bl = 0x94000000;
+
 	fp_reset();
+	fp_put(0x401800 - 4, &bl, 4);	/* the caller's call: the link register is a call site */
 	fp_walk(&w, a64, 1);
 	fp_regs(&r, a64, pc, fp_at(10));
 	cr_reg_set(&r, 30, 0x0012000000401800ull);
 	cr_reg_set(&r, 19, 0x1919);
 	tap_is_i64(step(cr_stub_step, &w, &r), 0, "stub: no FDE, no symbol: a stub");
 	tap_ok(out.pc == 0x401800 && out.r[31] == fp_at(10) && out.r[19] == 0x1919 &&
-		       out.valid == r.valid,
-	       "... the caller in the link register (PAC stripped), every register kept");
+		       out.valid == r.valid && w.step.tag == CR_TAG_RA,
+	       "... the caller in the link register (PAC stripped), every register kept, [ra]");
 
 	w.exact = 0;
 	tap_ok(step(cr_stub_step, &w, &r) == -CR_ENOINFO && untouched(), "stub: not an exact frame");
@@ -97,6 +106,10 @@ static void t_stub(void)
 
 	fp_sym("before", FP_CODE + 0x100, 0);	/* unsized: does not say where it ends */
 	fp_walk(&w, a64, 1);
+	cr_reg_set(&r, 30, 0x401804);	/* no call before it, and no frame record */
+	tap_ok(step(cr_stub_step, &w, &r) == -CR_ENOINFO && untouched(),
+	       "stub: the link register is no call site, no frame record: no evidence");
+	cr_reg_set(&r, 30, 0x401800);
 	tap_is_i64(step(cr_stub_step, &w, &r), 0, "stub: an unsized symbol before it");
 	fp_sym("around", FP_CODE + 0x100, 0x10);
 	fp_walk(&w, a64, 1);
@@ -104,6 +117,7 @@ static void t_stub(void)
 	       "stub: a sized symbol around it: a function");
 
 	fp_reset();
+	fp_put(0x401800 - 4, &bl, 4);
 	fp_fde(fp_cie(30, 0, cie_a64, sizeof(cie_a64)), FP_CODE + 0x100, FP_CODE + 0x110, NULL, 0);
 	fp_walk(&w, a64, 1);
 	tap_ok(step(cr_stub_step, &w, &r) == -CR_ENOINFO && untouched(),
@@ -230,6 +244,195 @@ static void t_leaf(void)
 	tap_ok(step(cr_leaf_step, &w, &r) == -CR_ENOINFO && untouched(), "leaf: function not known");
 }
 
+/*
+ * Code without an FDE or a symbol (hand-written assembly in a stripped
+ * library), on each link-register arch.  X at F_X is called from C (sized
+ * symbol, FDE: its frame of 32 bytes saves fp and ra, CFA = sp + 32), itself
+ * called from O (sized symbol, no FDE, its fp 0: the outermost frame).  C's
+ * sp is fp_at(20), its CFA fp_at(24).  X's record case: X has built a 32-byte
+ * frame with its record (sp fp_at(16), CFA fp_at(20)); its pc at F_X + 0x10,
+ * after the prologue; a call of its own at F_X + 0x10 returns to RA_X.
+ */
+#define F_C (FP_CODE + 0x100)
+#define RA_C (F_C + 0x10)
+#define F_O (FP_CODE + 0x200)
+#define RA_O (F_O + 0x20)
+#define F_X (FP_CODE + 0x800)
+#define RA_X (F_X + 0x14)
+
+struct nofde {
+	const struct cr_arch *a;
+	uint32_t call;			/* a call instruction */
+	uint32_t prologue[4];		/* X's: a 32-byte frame with its frame record */
+	int rec_below;			/* the record at the bottom of the frame, fp at it
+					   (aarch64); else fp = CFA, the record below it */
+};
+
+static const struct nofde nofde_arches[] = {
+	/* stp x29, x30, [sp, #-32]!; mov x29, sp; nop; nop */
+	{ &cr_arch_aarch64, 0x94000000, { 0xa9be7bfd, 0x910003fd, 0xd503201f, 0xd503201f }, 1 },
+	/* addi sp, sp, -32; sd ra, 24(sp); sd s0, 16(sp); addi s0, sp, 32 */
+	{ &cr_arch_riscv64, 0x000000ef, { 0xfe010113, 0x00113c23, 0x00813823, 0x02010413 }, 0 },
+	/* addi.d $sp, $sp, -32; st.d $ra, $sp, 24; st.d $fp, $sp, 16; addi.d $fp, $sp, 32 */
+	{ &cr_arch_loongarch64, 0x54000000, { 0x02ff8063, 0x29c06061, 0x29c04076, 0x02c08076 }, 0 },
+};
+
+/* fp of a frame whose CFA is cfa, and the address of its record. */
+static uint64_t nf_fp(const struct nofde *n, uint64_t cfa)
+{
+	return n->rec_below ? cfa - 32 : cfa;
+}
+
+static uint64_t nf_rec(const struct nofde *n, uint64_t cfa)
+{
+	return n->rec_below ? cfa - 32 : cfa - 16;
+}
+
+/* The process, and X's registers at pc with sp, fp and the link register ra. */
+static void nofde_setup(const struct nofde *n, struct cr_regs *r, uint64_t pc, uint64_t sp,
+			uint64_t fp, uint64_t ra)
+{
+	const struct cr_arch *a = n->a;
+	const uint8_t cie[] = { 0x0c, a->sp, 0 };	/* DW_CFA_def_cfa sp 0 */
+	/* DW_CFA_def_cfa_offset 32; fp and ra saved where the record is */
+	const uint8_t rec_lo[] = { 0x0e, 32, 0x80 | a->fp, 4, 0x80 | a->ra, 3 };
+	const uint8_t rv[] = { 0x0e, 32, 0x80 | a->fp, 2, 0x80 | a->ra, 1 };
+
+	fp_reset();
+	fp_sym("C", F_C, 0x40);
+	fp_sym("O", F_O, 0x40);
+	fp_put(RA_C - 4, &n->call, 4);
+	fp_put(RA_O - 4, &n->call, 4);
+	fp_put(F_X, n->prologue, sizeof(n->prologue));
+	fp_put(RA_X - 4, &n->call, 4);
+	fp_fde(fp_cie(a->ra, 0, cie, sizeof(cie)), F_C, F_C + 0x40, n->rec_below ? rec_lo : rv,
+	       sizeof(rv));
+	/* C's record: O's fp (0: the outermost frame) and RA_O. */
+	fp_put64(nf_rec(n, fp_at(24)), 0);
+	fp_put64(nf_rec(n, fp_at(24)) + 8, RA_O);
+	/* X's record, when it has built it: C's fp and RA_C. */
+	fp_put64(nf_rec(n, fp_at(20)), nf_fp(n, fp_at(24)));
+	fp_put64(nf_rec(n, fp_at(20)) + 8, RA_C);
+	fp_regs(r, a, pc, sp);
+	cr_reg_set(r, a->fp, fp);
+	cr_reg_set(r, a->ra, ra);
+}
+
+static int nf_is(const struct nofde *n, uint64_t pc, uint64_t sp, uint64_t fp, unsigned tag,
+		 struct cr_walk *w)
+{
+	const struct cr_arch *a = n->a;
+
+	return out.pc == pc && out.r[a->sp] == sp && cr_reg_valid(&out, a->fp) &&
+	       out.r[a->fp] == fp && w->step.tag == tag;
+}
+
+static void t_nofde_arch(const struct nofde *n)
+{
+	const struct cr_arch *a = n->a;
+	static struct cr_frame f[8];
+	struct cr_trace t = { .f = f, .max = 8 };
+	struct cr_walk w;
+	struct cr_regs r;
+	const char *an = a->name;
+	uint64_t fp_c = nf_fp(n, fp_at(24)), fp_x = nf_fp(n, fp_at(20));
+
+	/* A leaf (or a stub): nothing moved, the link register holds RA_C. */
+	nofde_setup(n, &r, F_X, fp_at(20), fp_c, RA_C);
+	fp_walk(&w, a, 1);
+	tap_is_i64(step(cr_stub_step, &w, &r), 0, N("%s no FDE, a leaf: a caller", an));
+	tap_ok(nf_is(n, RA_C, fp_at(20), fp_c, CR_TAG_RA, &w),
+	       "... [ra]: the link register, sp and fp unchanged (C's record explained by CFI)");
+
+	/* A tail call into X from a function that had torn down its frame: the
+	   same registers; the caller is C (the jumping function is gone). */
+	nofde_setup(n, &r, F_X + 4, fp_at(20), fp_c, RA_C);
+	fp_walk(&w, a, 1);
+	tap_ok(step(cr_stub_step, &w, &r) == 0 && nf_is(n, RA_C, fp_at(20), fp_c, CR_TAG_RA, &w),
+	       N("%s no FDE, reached by a tail call: [ra], C", an));
+
+	/* X built its record: the link register agrees with it. */
+	nofde_setup(n, &r, F_X + 0x10, fp_at(16), fp_x, RA_C);
+	fp_walk(&w, a, 1);
+	tap_is_i64(step(cr_stub_step, &w, &r), 0, N("%s no FDE, a frame record: a caller", an));
+	tap_ok(nf_is(n, RA_C, fp_at(20), fp_c, CR_TAG_FP, &w),
+	       "... [fp]: the record's caller, with the CFA as sp (not sp unchanged)");
+
+	/* ... and X called something since: the link register is X's own call's. */
+	nofde_setup(n, &r, F_X + 0x18, fp_at(16), fp_x, RA_X);
+	fp_walk(&w, a, 1);
+	tap_ok(step(cr_stub_step, &w, &r) == 0 && nf_is(n, RA_C, fp_at(20), fp_c, CR_TAG_FP, &w),
+	       N("%s no FDE, a record and a stale link register: [fp]", an));
+
+	/* ... and X used the link register as a scratch register. */
+	nofde_setup(n, &r, F_X + 0x10, fp_at(16), fp_x, 0x1234567);
+	fp_walk(&w, a, 1);
+	tap_ok(step(cr_stub_step, &w, &r) == 0 && nf_is(n, RA_C, fp_at(20), fp_c, CR_TAG_FP, &w),
+	       N("%s no FDE, a record, the link register no call site: [fp]", an));
+
+	/* No record (fp outside the stack) and no call site: no evidence. */
+	nofde_setup(n, &r, F_X + 0x10, fp_at(16), 0x1000, 0x1234567);
+	fp_walk(&w, a, 1);
+	tap_ok(step(cr_stub_step, &w, &r) == -CR_ENOINFO && untouched(),
+	       N("%s no FDE, no record, no call site: -CR_ENOINFO", an));
+
+	/* A record whose return address is no call site is not evidence. */
+	nofde_setup(n, &r, F_X, fp_at(20), fp_c, RA_C);
+	fp_put64(nf_rec(n, fp_at(24)) + 8, RA_O + 4);
+	fp_walk(&w, a, 1);
+	tap_ok(step(cr_stub_step, &w, &r) == 0 && nf_is(n, RA_C, fp_at(20), fp_c, CR_TAG_RA, &w),
+	       N("%s no FDE, the record's return address no call site: [ra]", an));
+
+	/* The walk: X, C by its record, O by CFI, O's fp 0: complete. */
+	for (int e = 0; e < 2; e++) {
+		nofde_setup(n, &r, F_X + 0x10, fp_at(16), fp_x, RA_C);
+		fp_walk(&w, a, 1);
+		cr_unwind(&w, &r, cr_policy(e ? CRASH_ENGINE_FP : CRASH_ENGINE_AUTO), &t);
+		tap_ok(t.n == 3 && t.stop == CR_STOP_COMPLETE && f[1].pc == RA_C &&
+			       f[1].sp == fp_at(20) && f[1].tag == CR_TAG_FP && f[2].pc == RA_O &&
+			       /* aarch64's fp engine: x29 + 16, a lower bound */
+			       f[2].sp == (e && n->rec_below ? fp_at(22) : fp_at(24)) &&
+			       f[2].tag == (e ? CR_TAG_FP : CR_TAG_CFI) && t.unconfirmed == 0,
+		       N("%s %s from X's record: X, C [fp], O [%s], complete (n %u stop %u)", an,
+		       e ? "fp" : "auto", e ? "fp" : "cfi", t.n, t.stop));
+	}
+	nofde_setup(n, &r, F_X, fp_at(20), fp_c, RA_C);
+	fp_walk(&w, a, 1);
+	cr_unwind(&w, &r, cr_policy(CRASH_ENGINE_AUTO), &t);
+	tap_ok(t.n == 3 && t.stop == CR_STOP_COMPLETE && f[1].pc == RA_C && f[1].sp == fp_at(20) &&
+		       f[1].tag == CR_TAG_RA && f[2].pc == RA_O && f[2].tag == CR_TAG_CFI,
+	       N("%s auto from a leaf: X, C [ra], O [cfi], complete", an));
+}
+
+static void t_nofde(void)
+{
+	for (unsigned i = 0; i < CR_ARRAY_SIZE(nofde_arches); i++)
+		t_nofde_arch(&nofde_arches[i]);
+
+	/* aarch64: a record opened by sub/stp (no pre-index stp before pc): the
+	   record gives the caller, sp only its lower bound x29 + 16. */
+	{
+		const struct nofde *n = &nofde_arches[0];
+		static const uint32_t other[] = { 0xd10083ff, 0xa9007bfd, 0x910003fd, 0xd503201f };
+		struct cr_walk w;
+		struct cr_regs r;
+
+		nofde_setup(n, &r, F_X + 0x10, fp_at(16), fp_at(16), RA_C);
+		fp_put(F_X, other, sizeof(other));	/* sub sp, sp, #32; stp x29, x30, [sp] */
+		fp_walk(&w, n->a, 1);
+		tap_ok(step(cr_stub_step, &w, &r) == 0 && nf_is(n, RA_C, fp_at(18), fp_at(20),
+								  CR_TAG_FP, &w),
+		       "aarch64 no FDE, a record without a pre-index stp: [fp], sp x29 + 16");
+		/* Pointer authentication: both return addresses signed alike. */
+		nofde_setup(n, &r, F_X + 0x10, fp_at(16), fp_at(16), 0x0012000000000000ull | RA_C);
+		fp_put64(fp_at(17), 0x0012000000000000ull | RA_C);
+		fp_walk(&w, n->a, 1);
+		tap_ok(step(cr_stub_step, &w, &r) == 0 && nf_is(n, RA_C, fp_at(20), fp_at(20),
+								  CR_TAG_FP, &w),
+		       "aarch64 no FDE, signed return addresses: [fp], the CFA from the prologue");
+	}
+}
+
 /* Through the policies: the special step's frame, tagged, then the engines go on. */
 static void t_policies(void)
 {
@@ -263,6 +466,7 @@ int main(void)
 	t_stub();
 	t_jit();
 	t_leaf();
+	t_nofde();
 	t_policies();
 	return tap_done();
 }

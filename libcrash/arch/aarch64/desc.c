@@ -69,4 +69,5 @@ const struct cr_arch cr_arch_aarch64 = {
 	.scan = cr_aarch64_scan,
 	.call_before = cr_aarch64_call_before,
 	.strip_ra = cr_aarch64_strip_ra,
+	.record_start = cr_aarch64_record_start,
 };

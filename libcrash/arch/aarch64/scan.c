@@ -269,3 +269,28 @@ int cr_aarch64_call_before(const uint8_t *code, size_t len)
 	return (i & 0xfc000000) == 0x94000000 || (i & 0xfffffc1f) == 0xd63f0000 ||
 	       (i & 0xfffff800) == 0xd63f0800 || (i & 0xfffff800) == 0xd73f0800;
 }
+
+/*
+ * The frame record's prologue, found backward from len (cr_record_fn): the
+ * nearest stp x29, x30, [sp, #-N]! (C6.2 STP, pre-index, 64-bit) before len,
+ * not past a ret/retaa/retab, which ends an earlier function.  OpenSSL's
+ * perlasm and hand-written assembly open their frames so (AAPCS64 6.4.6:
+ * the record at the bottom of the N bytes, x29 then set to it).
+ */
+long cr_aarch64_record_start(const uint8_t *code, size_t len)
+{
+	uint32_t i;
+
+	if (len % 4 || len / 4 > CR_SCAN_MAX_INSNS)
+		return -1;
+	while (len >= 4) {
+		len -= 4;
+		i = (uint32_t)code[len] | (uint32_t)code[len + 1] << 8 |
+		    (uint32_t)code[len + 2] << 16 | (uint32_t)code[len + 3] << 24;
+		if ((i & 0xfffffc1f) == 0xd65f0000 || (i & 0xfffffbff) == 0xd65f0bff)
+			return -1;
+		if ((i & 0xffc07fff) == 0xa9807bfd && cr_scan_sext(i >> 15, 7) < 0)
+			return (long)len;
+	}
+	return -1;
+}
