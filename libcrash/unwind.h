@@ -66,7 +66,13 @@ struct cr_walk {
 	   sig_info 0: none.  Set by cr_unwind, read by the report. */
 	uint64_t sig_info, sig_sp;	/* sig_sp: the interrupted frame's sp */
 	unsigned sig_frame;
+	/* The lowest sp the walk has met on the current stack (set by cr_unwind):
+	   a return address in [seen_lo, the caller's sp) is stack, never code. */
+	uint64_t seen_lo;
 };
+
+/* cr_unwind: frames reached by a step that did not raise sp, kept to find a loop. */
+#define CR_LOOP_RING 4
 
 #define CR_LASTROWS 8
 struct cr_lastrows {

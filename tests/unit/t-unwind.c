@@ -102,6 +102,62 @@ static struct cr_trace run(const struct cr_regs *r, unsigned max)
 	return t;
 }
 
+/* Without the maps (crash_backtrace): only the first page is known not to be code. */
+static int low_only(const struct cr_walk *w, uint64_t pc)
+{
+	(void)w;
+	return pc < 4096 ? 0 : -1;
+}
+
+/*
+ * A scripted step: A (0x401000, sp slot 10) -> B (0x402000, slot 20) -> A again
+ * through a "signal frame" (an exact caller, the stack may switch), and so on.
+ */
+static int cycle_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+{
+	if (in->pc == 0x401000) {
+		regs_at(out, 0x402000, 20, 0xffff);
+	} else {
+		regs_at(out, 0x401000, 10, 0xffff);
+		w->step.next_exact = 1;
+	}
+	return 0;
+}
+
+static void t_badpc_loop(void)
+{
+	static const struct cr_policy cycle = { "cycle", 0, 1, { { cycle_step, CR_TAG_CFI, 0 } } };
+	static struct cr_frame f[32];
+	struct cr_trace t = { .f = f, .max = 32 };
+	struct cr_walk w;
+	struct cr_regs r;
+
+	/* A return address on the stack the walk has crossed: no frame, whatever
+	   is_exec cannot tell. */
+	memset(stack, 0, sizeof(stack));
+	record(4, 10, at(3));
+	regs_at(&r, 0x400100, 2, 4);
+	walk_init(&w);
+	w.is_exec = low_only;
+	cr_unwind(&w, &r, &fp_only, &t);
+	tap_ok(t.n == 1 && t.stop == CR_STOP_BADPC && t.stop_addr == at(3),
+	       "a return address between the first sp and the caller's: bad pc, no frame");
+	record(4, 10, at(40));	/* above the caller's sp: not known, taken */
+	walk_init(&w);
+	w.is_exec = low_only;
+	cr_unwind(&w, &r, &fp_only, &t);
+	tap_ok(t.n >= 2 && t.f[1].pc == at(40),
+	       "a stack address above the caller's sp: not provably data, kept");
+
+	/* A (pc, sp) pair that comes again two steps later. */
+	regs_at(&r, 0x401000, 10, 0xffff);
+	walk_init(&w);
+	cr_unwind(&w, &r, &cycle, &t);
+	tap_ok(t.n == 2 && t.stop == CR_STOP_LOOP && t.stop_addr == 0x401000 &&
+		       t.f[1].pc == 0x402000,
+	       "a cycle through a signal frame: A, B, then A's pair again ends it as a loop");
+}
+
 int main(void)
 {
 	struct cr_regs r;
@@ -213,5 +269,6 @@ int main(void)
 	       "all (and anything else) is no walk");
 	tap_is_str(cr_tag_name(CR_TAG_SCAN), "scan", "tag name");
 	tap_is_str(cr_tag_name(CR_TAG_N), "?", "no tag");
+	t_badpc_loop();
 	return tap_done();
 }
