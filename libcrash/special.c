@@ -82,28 +82,54 @@ __attribute__((noinline)) static int ra_unsaved(struct cr_walk *w, const struct 
 }
 
 /*
+ * Does the prologue decoder, from the function's known start (here an unsized
+ * symbol), give the caller s: the return address still where the call left
+ * it (the link register, or [sp] on x86_64), sp where S has it?
+ */
+__attribute__((noinline)) static int decoder_agrees(struct cr_walk *w, const struct cr_regs *in,
+						    const struct cr_regs *s)
+{
+	const struct cr_arch *a = w->arch;
+	struct cr_stepinfo saved = w->step;
+	uint64_t start, size;
+	struct cr_regs t;
+	struct cr_row row;
+	int ok;
+
+	ok = a->scan && cr_scan_function(w, in->pc, &start, &size) == 0 &&
+	     leaf_decode(w, start, in->pc, &row) == 0 &&
+	     cr_row_apply(&row, w->mem, a, in, &t) == 0 && t.pc == s->pc &&
+	     cr_reg_valid(&t, a->sp) && t.r[a->sp] == s->r[a->sp];
+	w->step = saved;
+	return ok;
+}
+
+/*
  * Is ra a call site: does the instruction before it call?  In a function of
  * known extent, cr_scan_confirm decodes from its start.  In code without one
- * (assembly with no FDE and no symbol) the word before ra, on the
- * link-register arches, whose calls are 4 bytes (riscv64: jal/jalr, or c.jalr
- * in its last 2 bytes): evidence, not proof, where a 32-bit instruction's
- * upper half may read as c.jalr.  x86_64's lengths are never guessed.
+ * (assembly with no FDE and no symbol) the bytes before ra: the last word on
+ * the link-register arches, whose calls are 4 bytes (riscv64: jal/jalr, or
+ * c.jalr in its last 2 bytes), the last 16 on x86_64, whose call_before
+ * decodes each possible start of a call ending at ra.  Evidence, not proof:
+ * the upper half of a 32-bit riscv64 instruction may read as c.jalr.
  */
 static int call_site(struct cr_walk *w, uint64_t ra)
 {
 	const struct cr_arch *a = w->arch;
 	struct cr_regs r;
 	uint64_t start, size;
-	uint8_t code[4];
+	size_t n = a->ra_in_reg ? 4 : 16;
+	uint8_t code[16];
 
-	if (ra < 4096 || (ra & 1) || !a->call_before || (w->is_exec && w->is_exec(w, ra) == 0))
+	if (ra < 4096 || (a->ra_in_reg && (ra & 1)) || !a->call_before ||
+	    (w->is_exec && w->is_exec(w, ra) == 0))
 		return 0;
 	r.pc = ra;	/* all cr_scan_confirm reads */
 	if (cr_scan_function(w, ra - 1, &start, &size) == 0 && size && ra - start <= size)
 		return cr_scan_confirm(w, &r);
-	if (!a->ra_in_reg || cr_read(w->mem, ra - 4, code, 4) < 0)
+	if (cr_read(w->mem, ra - n, code, n) < 0)
 		return 0;
-	return a->call_before(code, 4);
+	return a->call_before(code, n);
 }
 
 /*
@@ -198,7 +224,10 @@ __attribute__((noinline)) static void record_cfa(struct cr_walk *w, const struct
  *   address of the function's own earlier call).
  * - One of them: that one.  Neither: -CR_ENOINFO (the other steps go on).
  * A pc in a module, with no FDE and no sized symbol around it (an unsized
- * one, like crti's _init before .plt, does not say where it ends).
+ * one, like crti's _init before .plt, does not say where it ends).  x86_64
+ * (whose linkers give the PLT an FDE) has the same two readings of such
+ * code: S is the return address at [sp] (sp + 8 after it), R the record at
+ * rbp.
  */
 __attribute__((noinline)) static int stub(struct cr_walk *w, const struct cr_regs *in,
 					  struct cr_regs *out)
@@ -210,10 +239,9 @@ __attribute__((noinline)) static int stub(struct cr_walk *w, const struct cr_reg
 	struct cr_regs s, r;
 	struct cr_fde fde;
 	struct cr_sym sym;
-	struct cr_row row;
 	int ret, s_ok, r_ok;
 
-	if (!cr_reg_valid(in, a->ra) || !cr_reg_valid(in, a->sp))
+	if ((a->ra_in_reg && !cr_reg_valid(in, a->ra)) || !cr_reg_valid(in, a->sp))
 		return -CR_ENOINFO;
 	if (cr_walk_module(w, in->pc, &mod) < 0)
 		return -CR_ENOINFO;
@@ -233,8 +261,7 @@ __attribute__((noinline)) static int stub(struct cr_walk *w, const struct cr_reg
 	r_ok = cr_fp_step(w, in, &r) == 0 && cr_reg_valid(&r, a->sp) &&
 	       r.r[a->sp] > in->r[a->sp] && call_site(w, r.pc);
 	w->step = saved;
-	if (r_ok && s_ok && r.pc != s.pc &&
-	    (explains(w, &s, &r) || ra_unsaved(w, in, &row) == 0))
+	if (r_ok && s_ok && r.pc != s.pc && (explains(w, &s, &r) || decoder_agrees(w, in, &s)))
 		r_ok = 0;	/* the record is a caller's */
 	if (r_ok) {
 		if (a->record_start && cr_walk_module(w, in->pc, &mod) == 0)
@@ -253,9 +280,7 @@ __attribute__((noinline)) static int stub(struct cr_walk *w, const struct cr_reg
 /* Most frames are not exact: they pay only this test (the body is out of line). */
 int cr_stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
 {
-	if (!w->exact || !w->arch->ra_in_reg)
-		return -CR_ENOINFO;
-	return stub(w, in, out);
+	return w->exact ? stub(w, in, out) : -CR_ENOINFO;
 }
 
 /*

@@ -6,9 +6,10 @@
 /*
  * The policies of the public engines: what each tries at a frame, in order.
  * The special steps (special.c) stand before the engine that would misread
- * their frames; every policy takes a kernel signal frame (sig) and a linker
- * stub (stub) before fp and scan, which cannot restore every register from a
- * signal frame or would misread a stub.
+ * their frames; every policy takes a kernel signal frame (sig) and an exact
+ * frame without an FDE (stub: a linker stub, or assembly, read by evidence)
+ * before fp and scan, which cannot restore every register from a signal
+ * frame or would misread a stub.
  * - auto: cfi first (glibc's trampolines have 'S' FDEs, so the byte check of
  *   every pc for a trampoline is only needed where CFI has none); before it,
  *   generated code (jit: fp would skip its caller); fp, with its frame-#00

@@ -110,10 +110,10 @@ cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
  *   sp + 8 after it) or in the link register (sp unchanged).  Frame #00 of a
  *   pc in no executable mapping (a call through a bad pointer) takes it, and
  *   only it, whatever the policy: -CR_EINVAL or -CR_EFAULT when it cannot.
- * - cr_stub_step: an exact frame on a link-register arch in code with no FDE
- *   and no sized symbol (a pc in a module: a linker stub, or assembly without
- *   unwind tables): the caller in the link register with sp unchanged ([ra]),
- *   or the frame record at fp ([fp]), chosen by evidence (docs/design.md,
+ * - cr_stub_step: an exact frame in code with no FDE and no sized symbol (a
+ *   pc in a module: a linker stub, or assembly without unwind tables): the
+ *   caller by the return address where the call left it (cr_ra_step's, [ra])
+ *   or by the frame record at fp ([fp]), chosen by evidence (docs/design.md,
  *   "Frames without an FDE"); -CR_ENOINFO when neither is a call site.
  * - cr_jit_step: an exact frame in generated code (executable, in no module):
  *   cr_ra_step's caller when its return address follows a call and either the

@@ -95,7 +95,7 @@ static void t_stub(void)
 	w.exact = 1;
 	fp_walk(&w, x86, 1);
 	tap_ok(step(cr_stub_step, &w, &r) == -CR_ENOINFO && untouched(),
-	       "stub: x86_64 (the return address is on the stack)");
+	       "stub: x86_64, no rsp (the registers are aarch64's)");
 	fp_walk(&w, a64, 1);
 	r.valid &= ~CR_BIT(30);
 	tap_ok(step(cr_stub_step, &w, &r) == -CR_ENOINFO && untouched(), "stub: no link register");
@@ -404,8 +404,64 @@ static void t_nofde_arch(const struct nofde *n)
 	       N("%s auto from a leaf: X, C [ra], O [cfi], complete", an));
 }
 
+/*
+ * x86_64: C (sized symbol, FDE: push %rbp, CFA = rsp + 16) calls X (no FDE, no
+ * symbol) at RA_C - 5; C's CFA fp_at(24), its rbp fp_at(22) (after the push),
+ * its sp at the call fp_at(22), so RA_C at fp_at(21).
+ */
+static void x86_setup(struct cr_regs *r, int pushed)
+{
+	static const uint8_t cie[] = { 0x0c, 7, 8, 0x90, 1 };	/* CFA = rsp + 8, rip at CFA - 8 */
+	static const uint8_t fde[] = { 0x0e, 16, 0x86, 2 };	/* CFA = rsp + 16, rbp at CFA - 16 */
+	static const uint8_t call[] = { 0xe8, 0, 0, 0, 0 };
+
+	fp_reset();
+	fp_sym("C", F_C, 0x40);
+	fp_sym("O", F_O, 0x40);
+	fp_put(RA_C - 5, call, 5);
+	fp_put(RA_O - 5, call, 5);
+	fp_fde(fp_cie(16, 0, cie, sizeof(cie)), F_C, F_C + 0x40, fde, sizeof(fde));
+	fp_put64(fp_at(22), 0);		/* C's record: O's rbp, RA_O */
+	fp_put64(fp_at(23), RA_O);
+	fp_put64(fp_at(21), RA_C);	/* the call into X */
+	fp_put64(fp_at(20), fp_at(22));	/* X's push %rbp */
+	fp_regs(r, x86, F_X + (pushed ? 4 : 0), fp_at(pushed ? 20 : 21));
+	cr_reg_set(r, 6, fp_at(pushed ? 20 : 22));
+}
+
+static void t_nofde_x86(void)
+{
+	static struct cr_frame f[8];
+	struct cr_trace t = { .f = f, .max = 8 };
+	struct cr_walk w;
+	struct cr_regs r;
+
+	x86_setup(&r, 0);
+	fp_walk(&w, x86, 1);
+	tap_ok(step(cr_stub_step, &w, &r) == 0 && out.pc == RA_C && out.r[7] == fp_at(22) &&
+		       out.r[6] == fp_at(22) && w.step.tag == CR_TAG_RA,
+	       "x86_64 no FDE, a leaf: [ra], the return address at [sp] (C's record explained)");
+	fp_walk(&w, x86, 1);
+	cr_unwind(&w, &r, cr_policy(CRASH_ENGINE_AUTO), &t);
+	tap_ok(t.n == 3 && t.stop == CR_STOP_COMPLETE && f[1].pc == RA_C && f[1].tag == CR_TAG_RA &&
+		       f[2].pc == RA_O && f[2].tag == CR_TAG_CFI,
+	       "x86_64 auto from a leaf: X, C [ra], O [cfi] (the fp engine alone skipped C)");
+
+	x86_setup(&r, 1);
+	fp_walk(&w, x86, 1);
+	tap_ok(step(cr_stub_step, &w, &r) == 0 && out.pc == RA_C && out.r[7] == fp_at(22) &&
+		       out.r[6] == fp_at(22) && w.step.tag == CR_TAG_FP,
+	       "x86_64 no FDE, after push %rbp; mov %rsp, %rbp: [fp]");
+	fp_walk(&w, x86, 1);
+	cr_unwind(&w, &r, cr_policy(CRASH_ENGINE_AUTO), &t);
+	tap_ok(t.n == 3 && t.stop == CR_STOP_COMPLETE && f[1].pc == RA_C && f[1].tag == CR_TAG_FP &&
+		       f[2].pc == RA_O && f[2].sp == fp_at(24),
+	       "x86_64 auto from a frame: X, C [fp], O, complete");
+}
+
 static void t_nofde(void)
 {
+	t_nofde_x86();
 	for (unsigned i = 0; i < CR_ARRAY_SIZE(nofde_arches); i++)
 		t_nofde_arch(&nofde_arches[i]);
 
