@@ -93,3 +93,13 @@ tests_xcheck_btcheck_SOURCES = tests/xcheck/btcheck.c
 tests_xcheck_btcheck_LDADD = $(XCHECK_LDADD)
 TESTS += tests/xcheck/btcheck
 endif
+
+# Exact frames without an FDE (issue 19): assembly that faults, every arch.
+# Frame pointers in the C callers, so that a frame record is there to be
+# weighed (the step's hard case); -rdynamic for dladdr.
+check_PROGRAMS += tests/xcheck/nofde
+tests_xcheck_nofde_SOURCES = tests/xcheck/nofde.c tests/xcheck/nofde-asm.S
+tests_xcheck_nofde_CFLAGS = $(AM_CFLAGS) -fno-omit-frame-pointer -fasynchronous-unwind-tables
+tests_xcheck_nofde_LDFLAGS = -rdynamic
+tests_xcheck_nofde_LDADD = $(UNIT_LDADD) -ldl
+TESTS += tests/xcheck/nofde
