@@ -107,48 +107,6 @@ static int try_steps(struct cr_walk *w, const struct cr_policy *p, const struct 
 	return best;
 }
 
-/* Checks on a step's result.  0 or the stop reason. */
-static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct cr_regs *next,
-		      int tag, uint64_t *addr)
-{
-	const struct cr_arch *a = w->arch;
-	uint64_t nsp = next->r[a->sp];
-
-	*addr = next->pc;
-	if (!cr_reg_valid(next, a->sp))
-		return CR_STOP_BADSP;
-	if (next->pc == 0 || (w->is_exec && w->is_exec(w, next->pc) == 0))
-		return CR_STOP_BADPC;
-	if (next->pc == pc && nsp == sp)
-		return CR_STOP_LOOP;
-	if (tag == CR_TAG_SIG || (tag == CR_TAG_CFI && w->step.next_exact)) {
-		/* A signal frame may switch stacks (sigaltstack): new bounds. */
-		if (!w->stack_of || w->stack_of(w, nsp, &w->stack_lo, &w->stack_hi) < 0) {
-			w->stack_lo = 0;
-			w->stack_hi = UINT64_MAX;
-		}
-		w->seen_lo = nsp;
-		*addr = nsp;
-		return 0;
-	}
-	/* A return address inside the frames this walk has crossed on this
-	   stack, [its lowest sp, the caller's sp), is data, never code: code
-	   placed on a stack (GCC's nested-function trampolines) jumps, it does
-	   not call.  Without the maps (crash_backtrace) this and the first page
-	   are all that is refused: generated code is in no module and must not
-	   be. */
-	if (next->pc >= w->seen_lo && next->pc < nsp)
-		return CR_STOP_BADPC;
-	*addr = nsp;
-	/* The sp grows strictly toward the caller; only the innermost frame (or
-	   one interrupted by a signal) may be a leaf that did not move it. */
-	if (nsp < sp || (nsp == sp && !w->exact))
-		return CR_STOP_SP_BACKWARDS;
-	if (nsp > w->stack_hi || nsp < w->stack_lo)
-		return CR_STOP_BADSP;
-	return 0;
-}
-
 /*
  * A (pc, sp) pair that comes again after more than one step.  The sp grows at
  * every step but those to an exact frame with the same sp (a leaf's caller)
@@ -158,20 +116,70 @@ static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct 
  * each lap: the last CR_LOOP_RING of them are remembered, and one seen again
  * is a loop (a cycle with more such steps per lap ends at max frames).
  */
-static int loop_seen(void *ring, unsigned *n, const struct cr_regs *next,
-		     const struct cr_arch *a)
+static int loop_seen(struct cr_walk *w, const struct cr_regs *next)
 {
-	struct {
-		uint64_t pc, sp;
-	} *d = ring;
+	uint64_t nsp = next->r[w->arch->sp];
+	unsigned i;
+
+	for (i = 0; i < w->ndown && i < CR_LOOP_RING; i++)
+		if (w->down[i].pc == next->pc && w->down[i].sp == nsp)
+			return 1;
+	i = w->ndown++ % CR_LOOP_RING;
+	w->down[i].pc = next->pc;
+	w->down[i].sp = nsp;
+	return 0;
+}
+
+/* Checks on a step's result.  0 or the stop reason. */
+static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct cr_regs *next,
+		      int tag, uint64_t *addr)
+{
+	const struct cr_arch *a = w->arch;
 	uint64_t nsp = next->r[a->sp];
 
-	for (unsigned i = 0; i < *n && i < CR_LOOP_RING; i++)
-		if (d[i].pc == next->pc && d[i].sp == nsp)
-			return 1;
-	d[*n % CR_LOOP_RING].pc = next->pc;
-	d[*n % CR_LOOP_RING].sp = nsp;
-	++*n;
+	int sig = tag == CR_TAG_SIG || (tag == CR_TAG_CFI && w->step.next_exact), x;
+
+	*addr = next->pc;
+	if (!cr_reg_valid(next, a->sp))
+		return CR_STOP_BADSP;
+	if (next->pc == 0)
+		return CR_STOP_BADPC;
+	/*
+	 * Unknown to is_exec (no maps: crash_backtrace, where generated code is
+	 * in no module and must not be refused), a return address is still no
+	 * code inside the frames this walk has crossed on this stack, [its
+	 * lowest sp, the caller's sp): stack, which code placed there (GCC's
+	 * nested-function trampolines) never returns into: it jumps, it does not
+	 * call.  A signal frame's pc is exact and may be such code.
+	 */
+	if (w->is_exec && (x = w->is_exec(w, next->pc)) <= 0 &&
+	    (x == 0 || (!sig && next->pc >= w->seen_lo && next->pc < nsp)))
+		return CR_STOP_BADPC;
+	if (next->pc == pc && nsp == sp)
+		return CR_STOP_LOOP;
+	if (sig) {
+		/* A signal frame may switch stacks (sigaltstack): new bounds, and
+		   it may lead back down, to a frame already walked. */
+		if (!w->stack_of || w->stack_of(w, nsp, &w->stack_lo, &w->stack_hi) < 0) {
+			w->stack_lo = 0;
+			w->stack_hi = UINT64_MAX;
+		}
+		w->seen_lo = nsp;
+		return loop_seen(w, next) ? CR_STOP_LOOP : 0;
+	}
+	*addr = nsp;
+	/* The sp grows strictly toward the caller; only the innermost frame (or
+	   one interrupted by a signal) may be a leaf that did not move it. */
+	if (nsp <= sp) {
+		if (nsp < sp || !w->exact)
+			return CR_STOP_SP_BACKWARDS;
+		if (loop_seen(w, next)) {
+			*addr = next->pc;
+			return CR_STOP_LOOP;
+		}
+	}
+	if (nsp > w->stack_hi || nsp < w->stack_lo)
+		return CR_STOP_BADSP;
 	return 0;
 }
 
@@ -180,11 +188,6 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const struct 
 {
 	struct cr_regs regs[2];
 	struct cr_regs *cur = &regs[0], *next = &regs[1], *tmp;
-	struct {
-		uint64_t pc, sp;
-	} down[CR_LOOP_RING];	/* frame #00, and those reached by a step that did not
-				   raise sp */
-	unsigned ndown = 0;
 	uint64_t addr, pc, sp;
 	int eng, why;
 	uint8_t flags = w->exact ? CR_FRAME_EXACT : 0;
@@ -200,7 +203,8 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const struct 
 	if (w->exact && w->is_exec && w->is_exec(w, cur->pc) == 0)
 		flags |= CR_FRAME_NOEXEC;
 	emit(t, cur, w->arch, CR_TAG_CTX, flags);
-	loop_seen(down, &ndown, cur, w->arch);	/* frame #00 may come again too */
+	w->ndown = 0;
+	loop_seen(w, cur);	/* frame #00 may come again too */
 	for (w->depth = 0; t->n < t->max; w->depth++) {
 		pc = cur->pc;
 		sp = cur->r[w->arch->sp];
@@ -234,10 +238,6 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const struct 
 		}
 		if ((why = check_step(w, pc, sp, next, eng, &addr)) != 0) {
 			stop(t, (uint8_t)why, addr);
-			break;
-		}
-		if (next->r[w->arch->sp] <= sp && loop_seen(down, &ndown, next, w->arch)) {
-			stop(t, CR_STOP_LOOP, next->pc);
 			break;
 		}
 		flags = 0;

@@ -69,10 +69,14 @@ struct cr_walk {
 	/* The lowest sp the walk has met on the current stack (set by cr_unwind):
 	   a return address in [seen_lo, the caller's sp) is stack, never code. */
 	uint64_t seen_lo;
-};
-
-/* cr_unwind: frames reached by a step that did not raise sp, kept to find a loop. */
+	/* Set by cr_unwind: frame #00 and the last frames reached by a step that
+	   did not raise sp (a signal frame's, a leaf's caller), to find a loop. */
 #define CR_LOOP_RING 4
+	unsigned ndown;
+	struct {
+		uint64_t pc, sp;
+	} down[CR_LOOP_RING];
+};
 
 #define CR_LASTROWS 8
 struct cr_lastrows {
