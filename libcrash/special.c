@@ -267,14 +267,12 @@ __attribute__((noinline)) static int stub(struct cr_walk *w, const struct cr_reg
 		if (a->record_start && cr_walk_module(w, in->pc, &mod) == 0)
 			record_cfa(w, mod, in, &r);
 		*out = r;
-		w->step.tag = CR_TAG_FP;
-		return 0;
+		return CR_STEP_TAGGED(CR_TAG_FP);
 	}
 	if (!s_ok)
 		return -CR_ENOINFO;
 	*out = s;
-	w->step.tag = CR_TAG_RA;
-	return 0;
+	return CR_STEP_TAGGED(CR_TAG_RA);
 }
 
 /* Most frames are not exact: they pay only this test (the body is out of line). */

@@ -88,15 +88,17 @@ static int try_steps(struct cr_walk *w, const struct cr_policy *p, const struct 
 	   that fails with -CR_EFAULT always sets err_addr. */
 	w->step.err_addr = 0;
 	w->step.next_exact = 0;
-	w->step.tag = 0;
 	for (unsigned i = 0; i < p->n; i++) {
 		if (p->step[i].exact && !w->exact)
 			continue;
 		ret = p->step[i].fn(w, cur, next);
-		if (ret == 0)
-			return w->step.tag ? w->step.tag : p->step[i].tag;
-		if (ret == CR_END)
-			return CR_TAG_N;	/* outermost frame */
+		if (ret >= 0) {
+			if (ret == 0)
+				return p->step[i].tag;
+			if (ret == CR_END)
+				return CR_TAG_N;	/* outermost frame */
+			return ret - CR_STEP_TAGGED(0);	/* the step's own tag */
+		}
 		if (ret == -CR_EFAULT && best != -CR_EFAULT) {
 			best = ret;
 			*fault = w->step.err_addr;
@@ -130,6 +132,9 @@ static int loop_seen(struct cr_walk *w, const struct cr_regs *next)
 	return 0;
 }
 
+/* The step crossed a signal frame: its caller is exact, and its stack may differ. */
+#define SIG_STEP(w, tag) ((tag) == CR_TAG_SIG || ((tag) == CR_TAG_CFI && (w)->step.next_exact))
+
 /* Checks on a step's result.  0 or the stop reason. */
 static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct cr_regs *next,
 		      int tag, uint64_t *addr)
@@ -137,7 +142,7 @@ static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct 
 	const struct cr_arch *a = w->arch;
 	uint64_t nsp = next->r[a->sp];
 
-	int sig = tag == CR_TAG_SIG || (tag == CR_TAG_CFI && w->step.next_exact), x;
+	int x;
 
 	*addr = next->pc;
 	if (!cr_reg_valid(next, a->sp))
@@ -153,11 +158,11 @@ static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct 
 	 * call.  A signal frame's pc is exact and may be such code.
 	 */
 	if (w->is_exec && (x = w->is_exec(w, next->pc)) <= 0 &&
-	    (x == 0 || (!sig && next->pc >= w->seen_lo && next->pc < nsp)))
+	    (x == 0 || (next->pc - w->seen_lo < nsp - w->seen_lo && !SIG_STEP(w, tag))))
 		return CR_STOP_BADPC;
 	if (next->pc == pc && nsp == sp)
 		return CR_STOP_LOOP;
-	if (sig) {
+	if (SIG_STEP(w, tag)) {
 		/* A signal frame may switch stacks (sigaltstack): new bounds, and
 		   it may lead back down, to a frame already walked. */
 		if (!w->stack_of || w->stack_of(w, nsp, &w->stack_lo, &w->stack_hi) < 0) {

@@ -49,9 +49,6 @@ struct cr_walk {
 					   address, pc without info */
 		uint8_t next_exact;	/* the caller's pc is exact: it was interrupted
 					   by a signal (CIE 'S', kernel sigframe) */
-		uint8_t tag;		/* a step that chose between readings by their
-					   evidence (cr_stub_step): the tag of the one it
-					   took; 0 (CR_TAG_CTX): the policy's tag */
 	} step;
 	/* Bounds of the stack that holds sp (crash path: from /proc/self/maps). */
 	int (*stack_of)(const struct cr_walk *w, uint64_t sp, uint64_t *lo, uint64_t *hi);
@@ -101,6 +98,13 @@ int cr_walk_module(struct cr_walk *w, uint64_t pc, const struct cr_module **out)
  * w->step.  AS-safe.
  */
 typedef int cr_step_fn(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out);
+
+/*
+ * What a step that chooses between readings by their evidence (cr_stub_step)
+ * returns instead of 0 for the caller it found: the tag of the reading it
+ * took, which replaces the policy's (struct cr_step) for that frame.
+ */
+#define CR_STEP_TAGGED(tag) (CR_END + 1 + (tag))
 
 /* The engines: sig.c, cfi/step.c, fp.c, scan.c. */
 cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
