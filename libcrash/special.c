@@ -5,7 +5,8 @@
  * -CR_ENOINFO where it does not apply, so a policy (unwind.c) lists it before
  * the engine that would misread the frame; cr_ra_step is also the whole step
  * of frame #00 when its pc is in no executable mapping.  Frames they find are
- * tagged [ra], or [scan] for cr_leaf_step.  docs/design.md, "One row type,
+ * tagged [ra], [scan] for cr_leaf_step, [ra] or [fp] for cr_stub_step as its
+ * evidence chose (docs/design.md, "Frames without an FDE").  "One row type,
  * one executor".
  */
 #include "cfi/cfi.h"
@@ -219,9 +220,9 @@ __attribute__((noinline)) static void record_cfa(struct cr_walk *w, const struct
  * - Both, same return address: the function saved its link register into
  *   that record and has called nothing since: R.
  * - Both, different: S if the CFI walk from S reaches R's frame (the record is
- *   a caller's), or the prologue decoder, from a known start, says the link
- *   register is not saved at pc; else R (the link register holds the return
- *   address of the function's own earlier call).
+ *   a caller's), or the prologue decoder, from a known start, gives S's
+ *   caller; else R (the link register holds the return address of the
+ *   function's own earlier call).
  * - One of them: that one.  Neither: -CR_ENOINFO (the other steps go on).
  * A pc in a module, with no FDE and no sized symbol around it (an unsized
  * one, like crti's _init before .plt, does not say where it ends).  x86_64
