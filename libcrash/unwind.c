@@ -141,7 +141,6 @@ static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct 
 {
 	const struct cr_arch *a = w->arch;
 	uint64_t nsp = next->r[a->sp];
-
 	int x;
 
 	*addr = next->pc;
@@ -158,7 +157,7 @@ static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct 
 	 * call.  A signal frame's pc is exact and may be such code.
 	 */
 	if (w->is_exec && (x = w->is_exec(w, next->pc)) <= 0 &&
-	    (x == 0 || (next->pc - w->seen_lo < nsp - w->seen_lo && !SIG_STEP(w, tag))))
+	    (x == 0 || (next->pc >= w->seen_lo && next->pc < nsp && !SIG_STEP(w, tag))))
 		return CR_STOP_BADPC;
 	if (next->pc == pc && nsp == sp)
 		return CR_STOP_LOOP;
@@ -201,7 +200,8 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const struct 
 	t->n = 0;
 	t->unconfirmed = 0;
 	w->sig_info = 0;
-	w->seen_lo = cr_reg_valid(start, w->arch->sp) ? start->r[w->arch->sp] : 0;
+	/* No sp to start from: no stack range known (until a signal frame's). */
+	w->seen_lo = cr_reg_valid(start, w->arch->sp) ? start->r[w->arch->sp] : UINT64_MAX;
 	stop(t, CR_STOP_MAXFRAMES, 0);
 	if (t->max == 0)
 		return 0;
