@@ -297,18 +297,19 @@ __attribute__((noinline)) static void fatal(int sig, siginfo_t *si, void *uc, ui
 	/* Here, on the caller's stack: a walk from other code's call goes up
 	   through its callers. */
 	cr_getcontext(&j.own);
-	/* No other report's capture signal while this thread reports on
-	   libcrash's stack (threads.h, cr_threads_block). */
-	cr_threads_block(&rt);
 	if (!__atomic_compare_exchange_n(&crash_owner, &owner, tid, 0, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED) &&
 	    !wait_turn(tid)) {
 		/* The reporter never let go: no report; die by our own signal. */
 		if (from_kernel(&j))
 			die(&j);
-		cr_sys_sigprocmask(SIG_UNBLOCK, &rt, NULL);
 		return;
 	}
+	/* No other report's capture signal while this thread reports on
+	   libcrash's stack (threads.h, cr_threads_block); until here one is
+	   delivered on this alternate stack below this frame, and the thread
+	   that waits for its turn shows in that report. */
+	cr_threads_block(&rt);
 	first_sig = sig;
 	if ((top = report_stack_top()))
 		cr_on_stack(fatal_body, &j, top);

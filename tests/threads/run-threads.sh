@@ -1,6 +1,6 @@
 #!/bin/bash
-# Every thread in the report (issue 18, item 5): tests/threads/threads, 16 threads blocked in
-# different system calls.  A crash: every other thread has its separator, header and registers,
+# Every thread in the report (issue 18, item 5): tests/threads/threads, 17 threads blocked in
+# different system calls, one stopped by a tracer where ptrace works.  A crash: every other thread has its separator, header and registers,
 # and a complete backtrace through the function it blocks in, or the reason it was not captured;
 # as many threads as /proc/self/task had; the exit status and core as without libcrash; the whole
 # report in bounded time.  A requested report (crash_report_fd, twice): every thread goes on and
@@ -18,7 +18,7 @@ section() { # FILE NAME
 	awk -v n="$2" -v sep="$SEP" '$0 == sep { on = 0 } on { print } /^pid: [0-9]+, tid: [0-9]+, name: / && $NF == n && !/>>>/ { on = 1; print }' "$1"
 }
 
-check_threads() { # FILE WHAT [crasher-present]
+check_threads() { # FILE WHAT STDERR-OF-THE-RUN
 	local f=$1 what=$2 nm fn s
 	for t in $THREADS; do
 		nm=${t%%:*} fn=${t#*:}
@@ -31,6 +31,14 @@ check_threads() { # FILE WHAT [crasher-present]
 	done
 	section "$f" t-deep >"$TMPD/sec"
 	is "$(frame_names "$TMPD/sec" | grep -c '^thr_deep$')" 21 "$what: t-deep: 21 frames of thr_deep"
+	# The thread a tracer stopped (where ptrace works: not under qemu-user, not where a
+	# seccomp filter forbids it).
+	section "$f" t-traced >"$TMPD/sec"
+	if grep -qx 'traced: 1' "$3"; then
+		check "$what: t-traced: not captured: stopped" grep -qx 'not captured: stopped' "$TMPD/sec"
+	else
+		check "$what: t-traced (not traced here): complete" grep -q '^backtrace: .*, complete$' "$TMPD/sec"
+	fi
 	# The thread that blocks every signal: not captured, and why.  Under qemu-user the
 	# kernel's SigBlk is qemu's own mask, not the guest's: the signal waits unseen.
 	section "$f" t-blocked >"$TMPD/sec"
@@ -54,7 +62,7 @@ check "crash: the crashing thread first" grep -qE '^pid: [0-9]+, tid: [0-9]+, na
 check "crash: its backtrace before the other threads" awk -v sep="$SEP" '
 	/^backtrace:/ && !b { b = NR } $0 == sep && !s { s = NR } END { exit !(b && s && b < s) }' "$TMPD/r"
 check "crash: the crashing thread's backtrace has thr_crash" names_in_order "$TMPD/r" thr_crash start
-check_threads "$TMPD/r" crash
+check_threads "$TMPD/r" crash "$TMPD/r.stderr"
 # main is in pthread_join, in a thread section named after the program.
 n_hdr=$(grep -cE '^pid: [0-9]+, tid: [0-9]+, name: ' "$TMPD/r")
 n_sep=$(grep -cxF -- "$SEP" "$TMPD/r")
@@ -64,7 +72,7 @@ n_proc=$(sed -n 's/^threads in \/proc: //p' "$TMPD/r.stderr")
 is "$n_hdr" "${n_proc:-?}" "crash: as many thread headers as /proc/self/task had"
 check "crash: the count line" grep -qE "^other threads: $((n_hdr - 1)) \([0-9]+ captured, [0-9]+ not captured, 0 over the limit of 64\)$" "$TMPD/r"
 ms=$(((T1 - T0) / 1000000))
-echo "# crash with 16 threads: ${ms} ms from start to exit"
+echo "# crash with 17 threads: ${ms} ms from start to exit"
 check "crash: bounded time (${ms} ms < 20000)" test "$ms" -lt 20000
 
 # 2. CRASH_THREADS=crashing: the report of one thread.
@@ -81,14 +89,14 @@ check "bad CRASH_THREADS: all threads" grep -qxF -- "$SEP" "$TMPD/b"
 # 3. A requested report from a live 16-thread process, twice: everyone resumes.
 STATUS=$("$WAITSIG" -t 60 sh -c 'exec "$@" >"$0"' "$TMPD/q" $RUN "$PROG" request 2>"$TMPD/q.stderr")
 is "$STATUS" "exit 0" "request: the process goes on and exits 0"
-is "$(sed -n 's/^finished: //p' "$TMPD/q")" "15 of 15 threads, errno kept: 4321" \
+is "$(sed -n 's/^finished: //p' "$TMPD/q")" "16 of 16 threads, errno kept: 4321" \
 	"request: every thread finished its work afterwards; errno kept in the busy one"
 is "$(grep -c '^\*\*\* libcrash: report requested \*\*\*$' "$TMPD/q")" 2 "request: two reports"
 # The second report alone (the first's sections would count twice).
 awk '/^\*\*\* libcrash: report requested/ { n++ } n == 2' "$TMPD/q" >"$TMPD/q2"
-check_threads "$TMPD/q2" request
+check_threads "$TMPD/q2" request "$TMPD/q.stderr"
 section "$TMPD/q2" t-crash >"$TMPD/sec"
 check "request: t-crash, asleep, has its section" grep -q '^backtrace: .*, complete$' "$TMPD/sec"
-check "request: no 'timed out' but the blocked thread's" sh -c "
+check "request: no 'timed out' but for the blocked thread" sh -c "
 	! awk -v sep='$SEP' '\$0 == sep { n = \"\" } /^pid: / { n = \$NF } /^not captured: timed out/ && n != \"t-blocked\"' '$TMPD/q' | grep -q ."
 done_testing

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A 16-thread process for the report's thread sections (tests/threads/run-threads.sh):
- * main and 15 threads, each blocked somewhere else (a condition variable, a pipe read,
- * nanosleep, poll, accept, waitpid, a busy loop, the capture signal blocked, inside a
- * signal handler, a mutex, epoll_wait, sigwaitinfo, a deep recursion, select), and a
- * 15th that crashes (argv[1] "crash") or sleeps while main requests a report
- * ("request": crash_report_fd twice, then every thread finishes its work and main
- * says so).  Each thread is named after what it does (pthread_setname_np) and blocks
- * in a function of that name, which the report must show.
+ * A 17-thread process for the report's thread sections (tests/threads/run-threads.sh):
+ * main (in pthread_join) and 16 threads, each blocked somewhere else (a condition
+ * variable, a pipe read, nanosleep, poll, accept, waitpid, a busy loop, every signal
+ * blocked, inside a signal handler, a mutex, epoll_wait, sigwaitinfo, a deep recursion,
+ * select, stopped by a tracer), and one that crashes (argv[1] "crash") or sleeps while
+ * main requests a report ("request": crash_report_fd twice, then every thread finishes
+ * its work and main says so).  Each thread is named after what it does
+ * (pthread_setname_np) and blocks in a function of that name, which the report must show.
  */
 #include <errno.h>
 #include <poll.h>
@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -202,15 +203,67 @@ NOINLINE static void thr_select(void)
 	}
 }
 
+static atomic_int traced_tid;
+
+/* Stopped by a tracer (a child that seizes and interrupts it): a thread that cannot run a handler. */
+NOINLINE static void thr_traced(void)
+{
+	atomic_store(&traced_tid, (int)gettid());
+	arrive();
+	while (!atomic_load(&stop)) {
+		struct timespec ts = { 0, 20 * 1000000 };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+/*
+ * A child process that stops thread tid in a ptrace stop (PTRACE_SEIZE, PTRACE_INTERRUPT)
+ * and holds it until it dies.  Its pid, or -1 when the stop could not be made (no ptrace
+ * here: a container's seccomp, qemu-user).
+ */
+static pid_t trace_thread(int tid)
+{
+	int p[2], st;
+	char ok = 0;
+	pid_t tr;
+
+	prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY);	/* Yama's ptrace_scope 1 */
+	if (pipe(p))
+		return -1;
+	if ((tr = fork()) == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		ok = ptrace(PTRACE_SEIZE, tid, 0, 0) == 0 && ptrace(PTRACE_INTERRUPT, tid, 0, 0) == 0 &&
+		     waitpid(tid, &st, __WALL) == tid;
+		if (write(p[1], &ok, 1) < 0)
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	if (tr < 0 || read(p[0], &ok, 1) != 1 || !ok) {
+		if (tr > 0) {
+			kill(tr, SIGKILL);
+			waitpid(tr, NULL, 0);
+		}
+		tr = -1;
+	}
+	close(p[0]);
+	fprintf(stderr, "traced: %d\n", tr > 0);
+	return tr;
+}
+
 static int crash_mode;
+#define NJOBS 16
 
 NOINLINE static void thr_crash(void)
 {
 	/* Everyone inside the call it blocks in (a little after arriving). */
-	while (atomic_load(&ready) < 14)
+	while (atomic_load(&ready) < (int)NJOBS - 1)
 		usleep(1000);
 	usleep(100000);
 	if (crash_mode) {
+		trace_thread(atomic_load(&traced_tid));
 		DIR *d = opendir("/proc/self/task");
 		int n = 0;
 
@@ -234,9 +287,10 @@ static const struct {
 	{ "t-poll", thr_poll }, { "t-accept", thr_accept }, { "t-waitpid", thr_waitpid },
 	{ "t-busy", thr_busy }, { "t-blocked", thr_blocked }, { "t-handler", thr_handler },
 	{ "t-mutex", thr_mutex }, { "t-epoll", thr_epoll }, { "t-sigwait", thr_sigwait },
-	{ "t-deep", NULL }, { "t-select", thr_select }, { "t-crash", thr_crash },
+	{ "t-deep", NULL }, { "t-select", thr_select }, { "t-traced", thr_traced },
+	{ "t-crash", thr_crash },
 };
-#define NJOBS (sizeof(jobs) / sizeof(jobs[0]))
+_Static_assert(NJOBS == sizeof(jobs) / sizeof(jobs[0]), "NJOBS");
 
 static void *start(void *arg)
 {
@@ -280,6 +334,7 @@ int main(int argc, char **argv)
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	pthread_t t[NJOBS];
 	struct sigaction sa;
+	pid_t tracer;
 
 	if (argc < 2 || (strcmp(argv[1], "crash") && strcmp(argv[1], "request"))) {
 		fprintf(stderr, "usage: threads crash|request\n");
@@ -316,8 +371,13 @@ int main(int argc, char **argv)
 	while (atomic_load(&ready) < (int)NJOBS)
 		usleep(1000);
 	usleep(100000);
+	tracer = trace_thread(atomic_load(&traced_tid));
 	crash_report_fd(1);
 	crash_report_fd(1);	/* a second capture works as the first */
+	if (tracer > 0) {	/* the tracer's end lets the thread go on */
+		kill(tracer, SIGKILL);
+		waitpid(tracer, NULL, 0);
+	}
 	finish(t);
 	for (unsigned i = 0; i < NJOBS; i++)
 		pthread_join(t[i], NULL);
