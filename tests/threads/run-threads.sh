@@ -39,8 +39,9 @@ check_threads() { # FILE WHAT STDERR-OF-THE-RUN
 	else
 		check "$what: t-traced (not traced here): complete" grep -q '^backtrace: .*, complete$' "$TMPD/sec"
 	fi
-	# The thread that blocks every signal: not captured, and why.  Under qemu-user the
-	# kernel's SigBlk is qemu's own mask, not the guest's: the signal waits unseen.
+	# The thread that blocks every signal: not captured, and why.  qemu-user 10 mirrors the
+	# guest's mask in the host's SigBlk; an emulator that kept it to itself would let the
+	# signal wait unseen (timed out).
 	section "$f" t-blocked >"$TMPD/sec"
 	if [ -n "$RUN" ]; then
 		check "$what: t-blocked: not captured (blocked or timed out under qemu)" \
