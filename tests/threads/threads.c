@@ -29,7 +29,7 @@
 
 #include "crash.h"
 
-#define NOINLINE __attribute__((noinline, noclone))
+#define NOINLINE __attribute__((noinline))
 
 static atomic_int ready, done, stop;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER, held = PTHREAD_MUTEX_INITIALIZER;
