@@ -329,6 +329,37 @@ static void finish(pthread_t *t)
 			pthread_kill(t[i], SIGUSR2);
 }
 
+/* "many": more threads than a report shows (CR_THREADS_MAX, 64). */
+#define NMANY 80
+
+static void *many_start(void *arg)
+{
+	(void)arg;
+	pthread_setname_np(pthread_self(), "t-many");
+	arrive();
+	while (!atomic_load(&stop))
+		usleep(20000);
+	leave();
+	return NULL;
+}
+
+static int many(void)
+{
+	static pthread_t t[NMANY];
+
+	for (unsigned i = 0; i < NMANY; i++)
+		if (pthread_create(&t[i], NULL, many_start, NULL))
+			return 2;
+	while (atomic_load(&ready) < NMANY)
+		usleep(1000);
+	crash_report_fd(1);
+	atomic_store(&stop, 1);
+	for (unsigned i = 0; i < NMANY; i++)
+		pthread_join(t[i], NULL);
+	printf("finished: %d of %d threads\n", atomic_load(&done), NMANY);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
@@ -336,10 +367,14 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	pid_t tracer;
 
-	if (argc < 2 || (strcmp(argv[1], "crash") && strcmp(argv[1], "request"))) {
-		fprintf(stderr, "usage: threads crash|request\n");
+	if (argc < 2 || (strcmp(argv[1], "crash") && strcmp(argv[1], "request") &&
+			 strcmp(argv[1], "many"))) {
+		fprintf(stderr, "usage: threads crash|request|many\n");
 		return 2;
 	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "many"))
+		return many();
 	crash_mode = !strcmp(argv[1], "crash");
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (pipe(pipe_rd) || pipe(pipe_poll) || pipe(pipe_ep) || pipe(pipe_sel))
