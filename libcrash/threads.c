@@ -449,7 +449,10 @@ const struct cr_threads *cr_threads_capture(unsigned timeout_ms)
 	}
 	if (!want)
 		return &tab;
-	gen++;
+	/* A generation's low 16 bits are never 0: open_gen is 0 before any
+	   capture and 0xffff0000 after one, and no cookie may match those. */
+	if (!(++gen & 0xffff))
+		gen++;
 	park_until = now_ns() + ((uint64_t)timeout_ms + CR_THREADS_WAIT_MS) * 1000000u;
 	__atomic_store_n(&open_gen, gen & 0xffff, __ATOMIC_RELEASE);
 	send_all();

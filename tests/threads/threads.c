@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A 17-thread process for the report's thread sections (tests/threads/run-threads.sh):
- * main (in pthread_join) and 16 threads, each blocked somewhere else (a condition
+ * A 18-thread process for the report's thread sections (tests/threads/run-threads.sh):
+ * main (in pthread_join) and 17 threads, each blocked somewhere else (a condition
  * variable, a pipe read, nanosleep, poll, accept, waitpid, a busy loop, every signal
  * blocked, inside a signal handler, a mutex, epoll_wait, sigwaitinfo, a deep recursion,
- * select, stopped by a tracer), and one that crashes (argv[1] "crash") or sleeps while
+ * select, stopped by a tracer, exited but not reaped by that tracer), and one that crashes (argv[1] "crash") or sleeps while
  * main requests a report ("request": crash_report_fd twice, then every thread finishes
  * its work and main says so).  Each thread is named after what it does
  * (pthread_setname_np) and blocks in a function of that name, which the report must show.
@@ -99,6 +99,13 @@ NOINLINE static void thr_accept(void)
 
 NOINLINE static void thr_waitpid(void)
 {
+	/* Forked here: PR_SET_PDEATHSIG fires when the thread that forked ends, and
+	   main ends early in a crash. */
+	if ((child = fork()) == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		pause();
+		_exit(0);
+	}
 	arrive();
 	while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
 		;
@@ -203,7 +210,36 @@ NOINLINE static void thr_select(void)
 	}
 }
 
-static atomic_int traced_tid;
+static atomic_int traced_tid, exited_tid, exit_now;
+
+/* Exits while a tracer holds it: a zombie until the tracer reaps it (exit_notify). */
+NOINLINE static void thr_exited(void)
+{
+	atomic_store(&exited_tid, (int)gettid());
+	arrive();
+	while (!atomic_load(&exit_now))
+		usleep(1000);
+}
+
+/* Wait (2 s at most) for thread tid to be a zombie: 1 if it is. */
+static int zombie(int tid)
+{
+	char path[64], buf[4096];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", tid);
+	for (int i = 0; i < 2000; i++) {
+		FILE *f = fopen(path, "r");
+		size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+
+		if (f)
+			fclose(f);
+		buf[n] = 0;
+		if (strstr(buf, "\nState:\tZ"))
+			return 1;
+		usleep(1000);
+	}
+	return 0;
+}
 
 /* Stopped by a tracer (a child that seizes and interrupts it): a thread that cannot run a handler. */
 NOINLINE static void thr_traced(void)
@@ -219,10 +255,11 @@ NOINLINE static void thr_traced(void)
 
 /*
  * A child process that stops thread tid in a ptrace stop (PTRACE_SEIZE, PTRACE_INTERRUPT)
- * and holds it until it dies.  Its pid, or -1 when the stop could not be made (no ptrace
- * here: a container's seccomp, qemu-user).
+ * and holds it until it dies, and traces thread tid2, which then exits and stays a zombie.
+ * Its pid, or -1 when the stop could not be made (no ptrace here: a container's seccomp,
+ * qemu-user; tid2 then exits for good).
  */
-static pid_t trace_thread(int tid)
+static pid_t trace_thread(int tid, int tid2)
 {
 	int p[2], st;
 	char ok = 0;
@@ -234,7 +271,7 @@ static pid_t trace_thread(int tid)
 	if ((tr = fork()) == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		ok = ptrace(PTRACE_SEIZE, tid, 0, 0) == 0 && ptrace(PTRACE_INTERRUPT, tid, 0, 0) == 0 &&
-		     waitpid(tid, &st, __WALL) == tid;
+		     waitpid(tid, &st, __WALL) == tid && ptrace(PTRACE_SEIZE, tid2, 0, 0) == 0;
 		if (write(p[1], &ok, 1) < 0)
 			_exit(1);
 		for (;;)
@@ -250,11 +287,13 @@ static pid_t trace_thread(int tid)
 	}
 	close(p[0]);
 	fprintf(stderr, "traced: %d\n", tr > 0);
+	atomic_store(&exit_now, 1);
+	fprintf(stderr, "zombie: %d\n", tr > 0 && zombie(tid2));
 	return tr;
 }
 
 static int crash_mode;
-#define NJOBS 16
+#define NJOBS 17
 
 NOINLINE static void thr_crash(void)
 {
@@ -263,7 +302,7 @@ NOINLINE static void thr_crash(void)
 		usleep(1000);
 	usleep(100000);
 	if (crash_mode) {
-		trace_thread(atomic_load(&traced_tid));
+		trace_thread(atomic_load(&traced_tid), atomic_load(&exited_tid));
 		DIR *d = opendir("/proc/self/task");
 		int n = 0;
 
@@ -288,7 +327,7 @@ static const struct {
 	{ "t-busy", thr_busy }, { "t-blocked", thr_blocked }, { "t-handler", thr_handler },
 	{ "t-mutex", thr_mutex }, { "t-epoll", thr_epoll }, { "t-sigwait", thr_sigwait },
 	{ "t-deep", NULL }, { "t-select", thr_select }, { "t-traced", thr_traced },
-	{ "t-crash", thr_crash },
+	{ "t-exited", thr_exited }, { "t-crash", thr_crash },
 };
 _Static_assert(NJOBS == sizeof(jobs) / sizeof(jobs[0]), "NJOBS");
 
@@ -387,11 +426,6 @@ int main(int argc, char **argv)
 		return 2;
 	if (crash_mode)
 		unlink(sock_path);	/* the listening socket stays; nobody connects */
-	if ((child = fork()) == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		pause();
-		_exit(0);
-	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_usr1;
 	sigaction(SIGUSR1, &sa, NULL);
@@ -406,7 +440,7 @@ int main(int argc, char **argv)
 	while (atomic_load(&ready) < (int)NJOBS)
 		usleep(1000);
 	usleep(100000);
-	tracer = trace_thread(atomic_load(&traced_tid));
+	tracer = trace_thread(atomic_load(&traced_tid), atomic_load(&exited_tid));
 	crash_report_fd(1);
 	crash_report_fd(1);	/* a second capture works as the first */
 	if (tracer > 0) {	/* the tracer's end lets the thread go on */
