@@ -253,6 +253,16 @@ NOINLINE static void thr_traced(void)
 	}
 }
 
+/* Wait (2 s at most) for thread tid to leave /proc/self/task. */
+static void gone(int tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", tid);
+	for (int i = 0; i < 2000 && access(path, F_OK) == 0; i++)
+		usleep(1000);
+}
+
 /*
  * A child process that stops thread tid in a ptrace stop (PTRACE_SEIZE, PTRACE_INTERRUPT)
  * and holds it until it dies, and traces thread tid2, which then exits and stays a zombie.
@@ -289,6 +299,8 @@ static pid_t trace_thread(int tid, int tid2)
 	fprintf(stderr, "traced: %d\n", tr > 0);
 	atomic_store(&exit_now, 1);
 	fprintf(stderr, "zombie: %d\n", tr > 0 && zombie(tid2));
+	if (tr < 0)	/* untraced, it ends: gone from /proc before anyone counts */
+		gone(tid2);
 	return tr;
 }
 
