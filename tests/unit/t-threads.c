@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* threads.c's parsers: getdents64 records and /proc task status text, on byte arrays. */
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "../tap.h"
+#include "crash.h"
+#include "out.h"
+#include "report.h"
 #include "threads.h"
 
 /* One struct linux_dirent64 at buf + at: reclen 8-aligned as the kernel makes it. */
@@ -119,9 +123,57 @@ static void test_status(void)
 	tap_is_str(cr_thread_state_text(99), "?", "state text out of range");
 }
 
+/* The text of threads that were not captured (no walk): exact lines. */
+static void test_print(void)
+{
+	static struct cr_threads ts;
+	static char text[4096];
+	struct cr_crash c;
+	struct cr_out o;
+	static const char want[] =
+		"\nother threads: 5 (0 captured, 3 not captured, 2 over the limit of 64)\n"
+		"--- --- --- --- --- --- --- --- --- --- --- --- --- --- --- ---\n"
+		"pid: 100, tid: 101, name: worker\n"
+		"not captured: signal blocked\n"
+		"--- --- --- --- --- --- --- --- --- --- --- --- --- --- --- ---\n"
+		"pid: 100, tid: 102, name: ?\n"
+		"not captured: exiting\n"
+		"--- --- --- --- --- --- --- --- --- --- --- --- --- --- --- ---\n"
+		"pid: 100, tid: 103, name: io\n"
+		"not captured: timed out\n";
+
+	memset(&c, 0, sizeof(c));
+	c.engine = CRASH_ENGINE_AUTO;
+	ts.pid = 100;
+	ts.n = 3;
+	ts.more = 2;
+	ts.t[0] = (struct cr_thread){ .tid = 101, .state = CR_THREAD_BLOCKED, .name = "worker" };
+	ts.t[1] = (struct cr_thread){ .tid = 102, .state = CR_THREAD_EXITING };
+	ts.t[2] = (struct cr_thread){ .tid = 103, .state = CR_THREAD_TIMEOUT, .name = "io" };
+	c.threads = &ts;
+	cr_out_mem(&o, text, sizeof(text));
+	cr_report_threads(&o, &c, NULL);
+	cr_out_drain(&o);
+	tap_is_str(text, want, "print: count line, separators, headers, reasons");
+
+	ts.err = -EBUSY;	/* another report holds the capture */
+	ts.n = ts.more = 0;
+	cr_out_mem(&o, text, sizeof(text));
+	cr_report_threads(&o, &c, NULL);
+	cr_out_drain(&o);
+	tap_is_str(text, "\nother threads: ? (another report is capturing them)\n", "print: busy");
+
+	c.threads = NULL;	/* CRASH_THREADS=crashing */
+	cr_out_mem(&o, text, sizeof(text));
+	cr_report_threads(&o, &c, NULL);
+	cr_out_drain(&o);
+	tap_is_str(text, "", "print: nothing without a capture");
+}
+
 int main(void)
 {
 	test_dirent();
 	test_status();
+	test_print();
 	return tap_done();
 }
