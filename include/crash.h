@@ -34,6 +34,12 @@ enum crash_engine {
 	CRASH_ENGINE_ALL = 4	/* reports only: one backtrace per engine */
 };
 
+/* crash_options.threads (CRASH_THREADS). */
+enum crash_threads {
+	CRASH_THREADS_ALL = 0,		/* the crashing thread, then every other one */
+	CRASH_THREADS_CRASHING = 1	/* the crashing thread only */
+};
+
 /* Bits for crash_options.signals: one bit per signal number, (1u << SIGSEGV) etc. */
 #define CRASH_SIGMASK(sig) (1ull << (sig))
 
@@ -57,11 +63,13 @@ struct crash_options {
 				   "Living with other handlers"); still re-raise */
 	int timeout;		/* seconds a report may take at most (writes to a stalled
 				   pipe or terminal); 0: 10 */
+	int threads;		/* enum crash_threads: which threads a report shows */
 };
 
 /*
  * Install the handlers.  opts == NULL: from the environment (CRASH_OUTPUT,
- * CRASH_SIGNALS, CRASH_ENGINE, CRASH_MAX_FRAMES, CRASH_TIMEOUT, ...: README),
+ * CRASH_SIGNALS, CRASH_ENGINE, CRASH_MAX_FRAMES, CRASH_TIMEOUT, CRASH_THREADS, ...:
+ * README),
  * where a bad value gets one warning line on stderr and its default.  Calling it
  * again replaces the options.  A handler the kernel has that is not
  * libcrash's becomes the application's, which libcrash calls first (README,

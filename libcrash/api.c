@@ -7,6 +7,7 @@
 #include "module.h"
 #include "options.h"
 #include "report.h"
+#include "threads.h"
 
 static int live_module(const struct cr_walk *w, uint64_t pc, struct cr_module *out)
 {
@@ -167,6 +168,10 @@ __attribute__((noinline)) void crash_report_fd(int fd)
 	c.engine = cr_cfg.engine;
 	c.max_frames = cr_cfg.max_frames;
 	c.exact = 0;
+	c.threads = NULL;
+	if (cr_cfg.threads == CRASH_THREADS_ALL)
+		c.threads = cr_threads_capture(cr_cfg.sink.timeout_ms);
 	cr_out_init(&o, fd);
 	cr_report(&o, &c);
+	cr_threads_release(c.threads);
 }

@@ -25,6 +25,7 @@
 #include "disp.h"
 #include "report.h"
 #include "sys.h"
+#include "threads.h"
 
 extern int cr_glibc_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	__asm__("__sigaction");
@@ -36,6 +37,7 @@ static struct cr_maps crash_maps;
 static struct cr_out crash_out;
 static struct cr_sink_io crash_io;
 static volatile int reporting;	/* crash_io is open (cr_sink_begin .. cr_sink_end) */
+static const struct cr_threads *crash_threads;	/* the report's capture (threads.h) */
 /*
  * The whole report, written at its end in one piece (sink.c: never
  * interleaved with another process's); a longer one goes out a buffer at a
@@ -144,6 +146,9 @@ __attribute__((noinline)) static void nested(int sig)
 		cr_sink_end(&crash_io, report_buf, crash_out.n);
 		reporting = 0;
 	}
+	/* The other threads back in their own code before the process dies:
+	   the core shows them there. */
+	cr_threads_release(crash_threads);
 	set_default(sig);
 	reraise(orig, NULL, 1);
 	/* Still alive (orig was ignored or blocked by the kernel?): the fault's own. */
@@ -199,6 +204,11 @@ static void report(const struct job *j, const siginfo_t *si)
 	c.engine = cr_cfg.engine;
 	c.max_frames = cr_cfg.max_frames;
 	c.exact = si != NULL;
+	/* Before the first line: the other threads stop where they are (their
+	   registers at the crash, their stacks as they were) for the report. */
+	c.threads = NULL;
+	if (cr_cfg.threads == CRASH_THREADS_ALL)
+		crash_threads = c.threads = cr_threads_capture(cr_cfg.sink.timeout_ms);
 	cr_sink_begin(&crash_io, &cr_cfg.sink, j->sig);
 	cr_out_sink(&crash_out, &crash_io, report_buf, sizeof(report_buf));
 	reporting = 1;
@@ -209,6 +219,8 @@ static void report(const struct job *j, const siginfo_t *si)
 		cr_out_drain(&crash_out);
 	cr_sink_end(&crash_io, report_buf, crash_out.n);
 	reporting = 0;
+	cr_threads_release(c.threads);
+	crash_threads = NULL;
 	cr_maps_close(&crash_maps);
 }
 
@@ -279,6 +291,7 @@ __attribute__((noinline)) static void fatal(int sig, siginfo_t *si, void *uc, ui
 	struct job j = { .sig = sig, .si = si, .uc = uc, .entry_sp = entry_sp,
 			 .entry_ra = entry_ra, .d = d };
 	int tid = cr_sys_gettid(), owner = 0;
+	uint64_t rt;
 	void *top;
 
 	/* Here, on the caller's stack: a walk from other code's call goes up
@@ -292,6 +305,11 @@ __attribute__((noinline)) static void fatal(int sig, siginfo_t *si, void *uc, ui
 			die(&j);
 		return;
 	}
+	/* No other report's capture signal while this thread reports on
+	   libcrash's stack (threads.h, cr_threads_block); until here one is
+	   delivered on this alternate stack below this frame, and the thread
+	   that waits for its turn shows in that report. */
+	cr_threads_block(&rt);
 	first_sig = sig;
 	if ((top = report_stack_top()))
 		cr_on_stack(fatal_body, &j, top);
@@ -300,6 +318,9 @@ __attribute__((noinline)) static void fatal(int sig, siginfo_t *si, void *uc, ui
 	first_sig = 0;
 	if (j.release)
 		__atomic_store_n(&crash_owner, 0, __ATOMIC_RELEASE);
+	/* Back to the mask before (only what was blocked here: a re-raised
+	   signal stays blocked until sigreturn). */
+	cr_sys_sigprocmask(SIG_UNBLOCK, &rt, NULL);
 }
 
 /*

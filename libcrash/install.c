@@ -86,6 +86,8 @@ static int validate(const struct crash_options *o)
 		return -EINVAL;
 	if (o->timeout < 0 || o->timeout > CR_TIMEOUT_MAX)
 		return -EINVAL;
+	if (o->threads != CRASH_THREADS_ALL && o->threads != CRASH_THREADS_CRASHING)
+		return -EINVAL;
 	if (o->signals & (CRASH_SIGMASK(0) | CRASH_SIGMASK(9) | CRASH_SIGMASK(19)))
 		return -EINVAL;
 	return 0;
@@ -166,6 +168,7 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 	cr_cfg.engine = opts->engine;
 	cr_cfg.max_frames = opts->max_frames ? (unsigned)opts->max_frames : CR_DEFAULT_FRAMES;
 	cr_cfg.chain = !opts->no_chain;
+	cr_cfg.threads = opts->threads;
 	cr_cfg.thread_altstack = !opts->no_altstack;
 	sigs = opts->signals ? opts->signals : CR_DEFAULT_SIGNALS;
 	/* Nothing else is lazy but the safe reader's probe (two system calls at

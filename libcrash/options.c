@@ -110,6 +110,17 @@ int cr_opt_symbols(const char *s, int *mode)
 	return -1;
 }
 
+int cr_opt_threads(const char *s, int *threads)
+{
+	if (s && cr_strcmp(s, "all") == 0)
+		*threads = CRASH_THREADS_ALL;
+	else if (s && cr_strcmp(s, "crashing") == 0)
+		*threads = CRASH_THREADS_CRASHING;
+	else
+		return -1;
+	return 0;
+}
+
 int cr_opt_frames(const char *s, int *n)
 {
 	unsigned long long v;
@@ -163,7 +174,7 @@ void cr_opt_warn(const char *var, const char *val, const char *why)
  */
 CR_INSTALL_DATA static char env_names[] =
 	"OUTPUT\0SIGNALS\0ENGINE\0MAX_FRAMES\0DISABLE\0SELFTEST_FAULT\0CACHE\0TIMEOUT\0"
-	"JOURNAL_SOCKET\0SYMBOLS\0DEBUG_PATH";
+	"JOURNAL_SOCKET\0SYMBOLS\0DEBUG_PATH\0THREADS";
 
 /* Not CRASH_ names: the debuginfod client's cache (debuginfo.h), in the order of CR_ENV_*. */
 CR_INSTALL_DATA static char env_other[] = "DEBUGINFOD_CACHE_PATH\0XDG_CACHE_HOME\0HOME";
@@ -249,5 +260,9 @@ void cr_opt_from_env(struct crash_options *opts, const struct cr_env *e, char *p
 	if ((v = e->v[CR_ENV_MAX_FRAMES]) && *v && cr_opt_frames(v, &opts->max_frames) < 0) {
 		cr_opt_warn("CRASH_MAX_FRAMES", v, "expected a number from 1 to 1024; using 256");
 		opts->max_frames = 0;
+	}
+	if ((v = e->v[CR_ENV_THREADS]) && *v && cr_opt_threads(v, &opts->threads) < 0) {
+		cr_opt_warn("CRASH_THREADS", v, "expected all or crashing; using all");
+		opts->threads = CRASH_THREADS_ALL;
 	}
 }

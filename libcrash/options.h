@@ -34,6 +34,8 @@ enum cr_symbols {
 };
 /* "full" "names" "mangled" -> enum cr_symbols.  0 or -1. */
 int cr_opt_symbols(const char *s, int *mode);
+/* "all" "crashing" -> enum crash_threads.  0 or -1. */
+int cr_opt_threads(const char *s, int *threads);
 /* "1": 1, "0": 0, anything else -1 (CRASH_DISABLE). */
 int cr_opt_bool(const char *s);
 
@@ -53,6 +55,7 @@ enum {
 	CR_ENV_JOURNAL_SOCKET,	/* journald's socket, for CRASH_OUTPUT=journal */
 	CR_ENV_SYMBOLS,		/* full, names, mangled (enum cr_symbols) */
 	CR_ENV_DEBUG_PATH,	/* roots of separate debug files (debuginfo.h) */
+	CR_ENV_THREADS,		/* all, crashing (crash_options.threads) */
 	CR_ENV_CRASH_N,		/* the names above are CRASH_<name>; these are not: */
 	CR_ENV_DEBUGINFOD_CACHE = CR_ENV_CRASH_N,	/* DEBUGINFOD_CACHE_PATH */
 	CR_ENV_XDG_CACHE,	/* XDG_CACHE_HOME */

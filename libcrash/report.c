@@ -399,7 +399,7 @@ static void put_reg(struct cr_out *o, const char *name, int valid, uint64_t v, u
 	}
 }
 
-static void put_regs(struct cr_out *o, const struct cr_crash *c)
+void cr_report_regs(struct cr_out *o, const struct cr_crash *c)
 {
 	const struct cr_arch *a = cr_host;
 	const struct cr_regs *r = c->regs;
@@ -941,7 +941,7 @@ void cr_report(struct cr_out *o, const struct cr_crash *c)
 	put_ids(o);
 	put_process(o);
 	put_signal(o, c);
-	put_regs(o, c);
+	cr_report_regs(o, c);
 	cr_flush(o);	/* what we have is out, even if the walk goes wrong */
 	/* The public engine becomes the walk's policy here; ALL: one backtrace each. */
 	if (c->engine == CRASH_ENGINE_ALL) {
@@ -953,6 +953,7 @@ void cr_report(struct cr_out *o, const struct cr_crash *c)
 	cr_flush(o);
 	cr_dump_memory(o, c, &ms.m);
 	cr_dump_maps(o, c, &ms.m);
+	cr_report_threads(o, c, &ms.m);
 	cr_puts(o, "\n*** end of libcrash report ***\n");
 	cr_flush(o);
 }

@@ -20,9 +20,20 @@ struct cr_crash {
 	int engine;			/* enum crash_engine */
 	unsigned max_frames;
 	int exact;			/* regs->pc is exact (a ucontext) */
+	const struct cr_threads *threads;	/* the other threads (threads.h), or NULL:
+						   the crashing thread's report only */
 };
 
 void cr_report(struct cr_out *o, const struct cr_crash *c);
+
+/* The registers of c->regs (and c->extra) in the arch's report order. */
+void cr_report_regs(struct cr_out *o, const struct cr_crash *c);
+
+/*
+ * The sections of the other threads of c->threads, after the crashing
+ * thread's (report-threads.c; docs/report-format.md, "Other threads").
+ */
+void cr_report_threads(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m);
 
 /*
  * One backtrace section ("backtrace: ..." and its frames) walked with policy

@@ -210,7 +210,9 @@ check "c++ inline, CRASH_SYMBOLS=names: demangled, no [inline], no file:line" \
 # in code without frame pointers, it may stop or misread), equals cfi's; every frame scan
 # gives equals cfi's.  Each must see at least the demo's frames up to the first other one.
 engines_agree() { # REPORT
-	awk '/^backtrace: / { e = $5; sub(",", "", e) }
+	# The crashing thread's sections only (the other threads' come after "other threads:").
+	awk '/^other threads: / { others = 1 } others { next }
+		/^backtrace: / { e = $5; sub(",", "", e) }
 		/^ *#[0-9]+ pc / { n[e]++; pc[e, n[e]] = $3 " " $4 }
 		END {
 			if (!n["cfi"] || !n["auto"] || !n["fp"] || !n["scan"]) { print "# missing a section"; exit 1 }

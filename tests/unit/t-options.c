@@ -147,5 +147,22 @@ int main(void)
 	env = (struct cr_env){ .v = { [CR_ENV_OUTPUT] = longp } };
 	cr_opt_from_env(&o, &env, buf, sizeof(buf));
 	tap_ok(o.fd == 0 && !o.path, "path too long for the buffer: stderr (the default)");
+
+	/* CRASH_THREADS. */
+	tap_ok(cr_opt_threads("all", &e) == 0 && e == CRASH_THREADS_ALL &&
+		       cr_opt_threads("crashing", &e) == 0 && e == CRASH_THREADS_CRASHING,
+	       "threads: all, crashing");
+	tap_ok(cr_opt_threads("All", &e) < 0 && cr_opt_threads("", &e) < 0 &&
+		       cr_opt_threads("crashing ", &e) < 0 && cr_opt_threads(NULL, &e) < 0,
+	       "threads: anything else refused");
+	char *const thr[] = { "CRASH_THREADSX=all", "CRASH_THREADS=crashing", NULL };
+	cr_env_read(&env, thr);
+	tap_ok(env.v[CR_ENV_THREADS] && strcmp(env.v[CR_ENV_THREADS], "crashing") == 0,
+	       "env: CRASH_THREADS (not CRASH_THREADSX)");
+	cr_opt_from_env(&o, &env, buf, sizeof(buf));
+	tap_ok(o.threads == CRASH_THREADS_CRASHING, "threads from env");
+	env = (struct cr_env){ .v = { [CR_ENV_THREADS] = "some" } };
+	cr_opt_from_env(&o, &env, buf, sizeof(buf));
+	tap_ok(o.threads == CRASH_THREADS_ALL, "threads: a bad value gives all");
 	return tap_done();
 }
