@@ -413,10 +413,11 @@ static int find_base(const struct cr_mem *m, const struct cr_abortsyms *s, uint6
 		if (cr_read64(m, t, &vp) < 0 || cr_read64(m, t + 8, &name) < 0 ||
 		    read_cstr(m, name, buf, sizeof(buf)) < 0)
 			continue;
-		if (cr_strcmp(buf, "St13runtime_error") == 0 ||
-		    cr_strcmp(buf, "St11logic_error") == 0) {
+		*which = cr_strcmp(buf, "St13runtime_error") == 0 ? 1
+			 : cr_strcmp(buf, "St11logic_error") == 0  ? 2
+								    : 0;
+		if (*which) {
 			*off = o;
-			*which = buf[2] == '3' ? 1 : 2;
 			return 0;
 		}
 		if (s->vt_si && vp == s->vt_si) {
