@@ -25,18 +25,21 @@ static uint64_t dyn_ptr(uint64_t v, uint64_t bias, uint64_t lo, uint64_t hi)
 	return v >= lo && v < hi ? v : v + bias;
 }
 
-struct dyninfo {
-	uint64_t symtab, strtab, strsz, hash, gnuhash;
-};
-
-static int read_dynamic(const struct cr_mem *m, uint64_t dyn, uint64_t bias, uint64_t lo,
-			uint64_t hi, struct dyninfo *d)
+int cr_dynsym_open(const struct cr_mem *m, uint64_t bias, uint64_t lo, uint64_t hi, uint64_t dyn,
+		   struct cr_dyntab *d)
 {
+	const Elf64_Dyn *all;
+
 	memset(d, 0, sizeof(*d));
+	d->bias = bias;
+	/* In place where the memory lets us (the install's buffer does), else one entry a read. */
+	all = cr_mem_view(m, dyn, 64 * sizeof(Elf64_Dyn));
 	for (int i = 0; i < 512; i++) {
 		Elf64_Dyn e;
 
-		if (cr_read(m, dyn + i * sizeof(e), &e, sizeof(e)) < 0)
+		if (all && i < 64)
+			memcpy(&e, &all[i], sizeof(e));
+		else if (cr_read(m, dyn + i * sizeof(e), &e, sizeof(e)) < 0)
 			return -CR_EFAULT;
 		if (e.d_tag == DT_NULL)
 			break;
@@ -58,18 +61,26 @@ static int read_dynamic(const struct cr_mem *m, uint64_t dyn, uint64_t bias, uin
 			break;
 		}
 	}
-	return d->symtab && d->strtab && (d->hash || d->gnuhash) ? 0 : -CR_ENOINFO;
+	if (!d->symtab || !d->strtab || (!d->hash && !d->gnuhash))
+		return -CR_ENOINFO;
+	/* GNU hash's header: nbuckets, symoffset, Bloom words (64-bit for
+	   ELFCLASS64), Bloom shift; a table it makes unusable: the SysV one. */
+	if (d->gnuhash && (cr_read(m, d->gnuhash, d->ghdr, sizeof(d->ghdr)) < 0 || !d->ghdr[0] ||
+			   !d->ghdr[2] || d->ghdr[3] >= 64))
+		d->gnuhash = 0;
+	return d->hash || d->gnuhash ? 0 : -CR_ENOINFO;
 }
 
 /* Symbol i: its address if it is name and takes part in lookups, else 0. */
-static uint64_t match(const struct cr_mem *m, const struct dyninfo *d, uint64_t bias, uint32_t i,
+static uint64_t match(const struct cr_mem *m, const struct cr_dyntab *d, uint32_t i,
 		      const char *name, size_t len, int canon)
 {
 	char buf[64];
 	Elf64_Sym s;
 	unsigned type;
 
-	if (len + 1 > sizeof(buf) || cr_read(m, d->symtab + (uint64_t)i * sizeof(s), &s, sizeof(s)) < 0)
+	if (len + 1 > sizeof(buf) ||
+	    cr_read(m, d->symtab + (uint64_t)i * sizeof(s), &s, sizeof(s)) < 0)
 		return 0;
 	type = ELF64_ST_TYPE(s.st_info);
 	if (!s.st_value || (type != STT_OBJECT && type != STT_FUNC && type != STT_NOTYPE))
@@ -83,22 +94,28 @@ static uint64_t match(const struct cr_mem *m, const struct dyninfo *d, uint64_t 
 	    cr_read(m, d->strtab + s.st_name, buf, len + 1) < 0 || buf[len] ||
 	    !cr_memeq(buf, name, len))
 		return 0;
-	return s.st_shndx == SHN_UNDEF ? s.st_value : bias + s.st_value;
+	return s.st_shndx == SHN_UNDEF ? s.st_value : d->bias + s.st_value;
 }
 
 /* GNU hash (the format binutils and glibc define: DJB hash, a Bloom filter, buckets, chains). */
-static int gnu_lookup(const struct cr_mem *m, const struct dyninfo *d, uint64_t bias,
-		      const char *name, int canon, uint64_t *addr)
+static uint32_t gnu_hash(const char *name, size_t *len)
 {
-	uint32_t h = 5381, hdr[4], bucket, ch;
-	uint64_t word, mask, at;
-	size_t len = 0;
+	uint32_t h = 5381;
+	size_t n = 0;
 
-	for (; name[len]; len++)
-		h = h * 33 + (unsigned char)name[len];
-	if (cr_read(m, d->gnuhash, hdr, sizeof(hdr)) < 0 || !hdr[0] || !hdr[2] || hdr[3] >= 64)
-		return -CR_ENOINFO;
-	/* hdr: nbuckets, symoffset, bloom words (64-bit for ELFCLASS64), bloom shift */
+	for (; name[n]; n++)
+		h = h * 33 + (unsigned char)name[n];
+	*len = n;
+	return h;
+}
+
+/* h, len: name's gnu_hash and length. */
+static int gnu_lookup(const struct cr_mem *m, const struct cr_dyntab *d, const char *name,
+		      uint32_t h, size_t len, int canon, uint64_t *addr)
+{
+	const uint32_t *hdr = d->ghdr;
+	uint32_t bucket, ch;
+	uint64_t word, mask, at;
 	at = d->gnuhash + 16 + (uint64_t)(h / 64 % hdr[2]) * 8;
 	mask = (1ull << (h % 64)) | (1ull << ((h >> hdr[3]) % 64));
 	if (cr_read64(m, at, &word) < 0 || (word & mask) != mask)
@@ -110,7 +127,7 @@ static int gnu_lookup(const struct cr_mem *m, const struct dyninfo *d, uint64_t 
 	for (uint32_t i = bucket; i - bucket < MAX_CHAIN; i++) {
 		if (cr_read(m, at + (uint64_t)(i - hdr[1]) * 4, &ch, 4) < 0)
 			return -CR_EFAULT;
-		if ((ch | 1) == (h | 1) && (*addr = match(m, d, bias, i, name, len, canon)))
+		if ((ch | 1) == (h | 1) && (*addr = match(m, d, i, name, len, canon)))
 			return 0;
 		if (ch & 1)	/* the chain's last */
 			break;
@@ -119,8 +136,8 @@ static int gnu_lookup(const struct cr_mem *m, const struct dyninfo *d, uint64_t 
 }
 
 /* SysV hash (gABI "Hash Table"). */
-static int sysv_lookup(const struct cr_mem *m, const struct dyninfo *d, uint64_t bias,
-		       const char *name, int canon, uint64_t *addr)
+static int sysv_lookup(const struct cr_mem *m, const struct cr_dyntab *d, const char *name,
+		       int canon, uint64_t *addr)
 {
 	uint32_t h = 0, g, hdr[2], i;
 	size_t len = 0;
@@ -138,7 +155,7 @@ static int sysv_lookup(const struct cr_mem *m, const struct dyninfo *d, uint64_t
 	for (uint32_t k = 0; i != STN_UNDEF && k < hdr[1] && k < MAX_CHAIN; k++) {
 		if (i >= hdr[1])
 			return -CR_ENOINFO;
-		if ((*addr = match(m, d, bias, i, name, len, canon)))
+		if ((*addr = match(m, d, i, name, len, canon)))
 			return 0;
 		if (cr_read(m, d->hash + 8 + ((uint64_t)hdr[0] + i) * 4, &i, 4) < 0)
 			return -CR_EFAULT;
@@ -146,17 +163,26 @@ static int sysv_lookup(const struct cr_mem *m, const struct dyninfo *d, uint64_t
 	return -CR_ENOINFO;
 }
 
+int cr_dynsym_find(const struct cr_mem *m, const struct cr_dyntab *d, const char *name, int canon,
+		   uint64_t *addr)
+{
+	size_t len;
+	uint32_t h = gnu_hash(name, &len);
+
+	if (d->gnuhash)
+		return gnu_lookup(m, d, name, h, len, canon, addr);
+	return sysv_lookup(m, d, name, canon, addr);
+}
+
 int cr_dynsym_lookup(const struct cr_mem *m, uint64_t bias, uint64_t lo, uint64_t hi,
 		     uint64_t dyn, const char *name, int canon, uint64_t *addr)
 {
-	struct dyninfo d;
+	struct cr_dyntab d;
 	int ret;
 
-	if ((ret = read_dynamic(m, dyn, bias, lo, hi, &d)) < 0)
+	if ((ret = cr_dynsym_open(m, bias, lo, hi, dyn, &d)) < 0)
 		return ret;
-	if (d.gnuhash)
-		return gnu_lookup(m, &d, bias, name, canon, addr);
-	return sysv_lookup(m, &d, bias, name, canon, addr);
+	return cr_dynsym_find(m, &d, name, canon, addr);
 }
 
 /* ---------------------------------------------------------------- install */
@@ -189,8 +215,13 @@ int cr_abort_glibc_verified(const char *v)
 	return major == 2 && minor >= GLIBC_FIRST && minor <= GLIBC_LAST;
 }
 
-enum { N_ABORT_MSG, N_GET_GLOBALS, N_VT_CLASS, N_VT_SI, N_VT_VMI, N_WHAT_RT, N_WHAT_LOGIC, N_NAMES };
-static const char *const names[N_NAMES] = {
+enum {
+	N_ABORT_MSG, N_GET_GLOBALS,	/* looked for in every process */
+	N_VT_CLASS, N_VT_SI, N_VT_VMI, N_WHAT_RT, N_WHAT_LOGIC,	/* where libstdc++ is */
+	N_NAMES
+};
+/* Characters, not pointers: no relocation for the loader at start-up. */
+static const char names[N_NAMES][48] = {
 	[N_ABORT_MSG] = "__abort_msg",
 	[N_GET_GLOBALS] = "__cxa_get_globals",
 	[N_VT_CLASS] = "_ZTVN10__cxxabiv117__class_type_infoE",
@@ -214,21 +245,27 @@ static uint64_t thread_pointer(void)
 #endif
 
 /*
- * Each name's first definition in the loader's search order (the link map's:
- * the executable, the preloaded libraries, then the others in load order),
- * as the loader binds a reference to it.  The link map and the modules'
+ * Each name of [from, to) at its first definition in the loader's search
+ * order (the link map's: the executable, the preloaded libraries, then the
+ * others in load order), as the loader binds a reference to it.  The link map and the modules'
  * dynamic sections are the loader's, read at install in the process's
  * ordinary course (as the loader itself reads them at each binding), each
  * module's bytes through a buffer-backed cr_mem over its span.
  */
-static void resolve_all(uint64_t *addr)
+static void resolve(uint64_t *addr, unsigned from, unsigned to)
 {
 #ifdef HAVE__DL_FIND_OBJECT
 	const struct link_map *l = _r_debug.r_map;
-	unsigned left = N_NAMES;
+	unsigned left = to - from;
+	uint32_t h[N_NAMES];
+	size_t len[N_NAMES];
+
+	for (unsigned k = from; k < to; k++)	/* once, not once a module */
+		h[k] = gnu_hash(names[k], &len[k]);
 
 	for (int i = 0; l && left && i < 1024; i++, l = l->l_next) {
 		struct dl_find_object fo;
+		struct cr_dyntab d;
 		struct cr_mem m;
 		uint64_t lo, hi;
 
@@ -239,13 +276,18 @@ static void resolve_all(uint64_t *addr)
 		if (hi <= lo || (uintptr_t)l->l_ld < lo || (uintptr_t)l->l_ld >= hi)
 			continue;
 		cr_mem_buffer(&m, lo, fo.dlfo_map_start, hi - lo);
-		for (unsigned k = 0; k < N_NAMES; k++)
-			if (!addr[k] && cr_dynsym_lookup(&m, l->l_addr, lo, hi, (uintptr_t)l->l_ld,
-							 names[k], i == 0, &addr[k]) == 0)
+		if (cr_dynsym_open(&m, l->l_addr, lo, hi, (uintptr_t)l->l_ld, &d) < 0)
+			continue;
+		for (unsigned k = from; k < to; k++)
+			if (!addr[k] && (d.gnuhash ? gnu_lookup(&m, &d, names[k], h[k], len[k], i == 0,
+								&addr[k])
+						   : sysv_lookup(&m, &d, names[k], i == 0, &addr[k])) == 0)
 				left--;
 	}
 #else
 	(void)addr;	/* glibc < 2.35: no lock-free way to a module's span; nothing */
+	(void)from;
+	(void)to;
 #endif
 }
 
@@ -254,7 +296,9 @@ void cr_abort_resolve(void)
 	struct cr_abortsyms s = { 0 };
 	uint64_t a[N_NAMES] = { 0 };
 
-	resolve_all(a);
+	resolve(a, N_ABORT_MSG, N_VT_CLASS);
+	if (a[N_GET_GLOBALS])	/* libstdc++ is there: its names too */
+		resolve(a, N_VT_CLASS, N_NAMES);
 	if (a[N_ABORT_MSG] && cr_abort_glibc_verified(gnu_get_libc_version()))
 		s.abort_msg = a[N_ABORT_MSG];
 #if HAVE_TP
@@ -331,7 +375,7 @@ int cr_abort_glibc(const struct cr_mem *m, uint64_t msg, struct cr_abortinfo *in
 #define GNU_CXX 0x474e5543432b2b00ull	/* "GNUCC++\0": a primary exception */
 #define GNU_CXX_DEP 0x474e5543432b2b01ull	/* "GNUCC++\1": dependent (rethrow_exception) */
 
-/* A NUL-terminated string at a into buf (cap >= 2), cut to cap - 1: its length, or -1 (unreadable). */
+/* A NUL-terminated string at a into buf (cap >= 2), cut to cap - 1: its length, -1: unreadable. */
 static long read_cstr(const struct cr_mem *m, uint64_t a, char *buf, size_t cap)
 {
 	size_t i = 0;

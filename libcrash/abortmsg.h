@@ -39,12 +39,27 @@ void cr_abort_resolve(void);
 int cr_abort_glibc_verified(const char *v);
 
 /*
- * The symbol name in the .dynsym of the module whose .dynamic is at dyn (load
- * bias bias), by its hash table (DT_GNU_HASH, else DT_HASH): its address into
- * *addr.  canon: also take an undefined function with a value (a non-PIE
- * executable's canonical PLT entry, which every reference then uses).  0 or
- * -CR_ENOINFO / -CR_EFAULT.  Bounded; reads through m.
+ * A module's dynamic symbol table, from its .dynamic at dyn (load bias bias,
+ * span [lo, hi): a pointer in it is taken as relocated): 0, or -CR_EFAULT,
+ * -CR_ENOINFO (no .dynsym or no hash table).  Bounded; reads through m.
  */
+struct cr_dyntab {
+	uint64_t bias, symtab, strtab, strsz, hash, gnuhash;
+	uint32_t ghdr[4];	/* DT_GNU_HASH's header */
+};
+int cr_dynsym_open(const struct cr_mem *m, uint64_t bias, uint64_t lo, uint64_t hi, uint64_t dyn,
+		   struct cr_dyntab *d);
+
+/*
+ * The symbol name in d by its hash table (DT_GNU_HASH, else DT_HASH): its
+ * address into *addr.  canon: also take an undefined function with a value
+ * (a non-PIE executable's canonical PLT entry, which every reference then
+ * uses).  0 or -CR_ENOINFO / -CR_EFAULT.  Bounded; reads through m.
+ */
+int cr_dynsym_find(const struct cr_mem *m, const struct cr_dyntab *d, const char *name, int canon,
+		   uint64_t *addr);
+
+/* cr_dynsym_open + cr_dynsym_find. */
 int cr_dynsym_lookup(const struct cr_mem *m, uint64_t bias, uint64_t lo, uint64_t hi,
 		     uint64_t dyn, const char *name, int canon, uint64_t *addr);
 
