@@ -60,6 +60,8 @@ int cr_dynsym_open(const struct cr_mem *m, uint64_t bias, uint64_t lo, uint64_t 
 			d->gnuhash = dyn_ptr(e.d_un.d_ptr, bias, lo, hi);
 			break;
 		}
+		if (d->symtab && d->strtab && d->strsz && d->gnuhash)
+			break;	/* all it needs (ld puts them first) */
 	}
 	if (!d->symtab || !d->strtab || (!d->hash && !d->gnuhash))
 		return -CR_ENOINFO;
