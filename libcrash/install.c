@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cfi/cache.h"
+#include "abortmsg.h"
 #include "debuginfo.h"
 #include "altstack.h"
 #include "crash-int.h"
@@ -165,6 +166,7 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 	cr_cfg.sink = sink;
 	in_use ^= 1;
 	symbols_from_env(e);
+	cr_abort_resolve();	/* where glibc's and libstdc++'s abort data lie */
 	cr_cfg.engine = opts->engine;
 	cr_cfg.max_frames = opts->max_frames ? (unsigned)opts->max_frames : CR_DEFAULT_FRAMES;
 	cr_cfg.chain = !opts->no_chain;

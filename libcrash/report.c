@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 
 #include "config.h"
+#include "abortmsg.h"
 #include "crash-int.h"
 #include "debuginfo.h"
 #include "demangle.h"
@@ -382,6 +383,24 @@ static void put_origin(struct cr_out *o, const struct cr_crash *c, const struct 
 		cr_puts(o, cause);
 		cr_putc(o, '\n');
 	}
+}
+
+/*
+ * "abort message: '...'" (abortmsg.h): for a SIGABRT the process raised
+ * itself (abort()), what glibc recorded or the C++ exception being handled.
+ * Not inlined: its buffer is never on the stack with the walk's frames.
+ */
+static __attribute__((noinline)) void put_abort(struct cr_out *o, const struct cr_crash *c,
+						const struct cr_mem *m)
+{
+	char buf[3 * 1024];
+
+	if (c->sig != SIGABRT || !c->si || !cr_code_has_sender(c->si->si_code) ||
+	    c->si->si_pid != cr_sys_getpid() || !cr_abort_message(m, buf, sizeof(buf)))
+		return;
+	cr_puts(o, "abort message: '");
+	cr_puts(o, buf);
+	cr_puts(o, "'\n");
 }
 
 static void put_reg(struct cr_out *o, const char *name, int valid, uint64_t v, unsigned *col)
@@ -907,8 +926,10 @@ void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struc
 		rows_batch(pr.bl.z);
 	if (w.sig_info)
 		w.sig_frame = pr.sig_line;
-	if (first)
+	if (first) {
 		put_origin(o, c, m, &w, have_sig_pc, sig_pc);
+		put_abort(o, c, m);
+	}
 	head = t;
 	head.n = pr.lines;
 	cr_report_head(o, p, &head);

@@ -19,3 +19,4 @@ TESTS += tests/crash/stackuse
 include tests/output/local.mk
 include tests/symbols/local.mk
 include tests/threads/local.mk
+include tests/abort/local.mk

@@ -22,7 +22,7 @@ is "$(echo $others)" "$INTERPOSED" "exports are crash_* and the interposed $INTE
 for f in crash_install crash_uninstall crash_thread_init crash_backtrace crash_backtrace_with crash_report_fd; do
 	check "exports $f" sh -c "echo '$exports' | grep -qx $f"
 done
-# Imports that take locks (class install) are unreachable from the signal
+# Imports of class install (locks, gnu_get_libc_version) are unreachable from the signal
 # handler: every function that refers to them, and to the entry points that
 # do, is one of the install paths below, and those are reached only from the
 # preload constructor or the application (the handler never calls them).
@@ -93,13 +93,14 @@ is "$(closure 'lockit' "$fake2")" "a b c " "closure: callers of callers, not loa
 if echo "$dis" | grep -q '<crash_install>:$'; then
 	# The install paths: the constructor, the exported install/uninstall and
 	# what only they call.  Nothing else may reach the loader's or our lock.
-	install_paths=" crash_preload crash_install crash_uninstall cr_install_env install "
-	c=$(closure 'pthread_mutex_lock|pthread_mutex_unlock')
+	install_paths=" crash_preload crash_install crash_uninstall cr_install_env install cr_abort_resolve "
+	imports=$(grep -v '^#' "$LIST" | awk '$2 == "install" {print $1}' | tr '\n' '|')
+	c=$(closure "${imports%|}")
 	bad=""
 	for f in $c; do
 		case "$install_paths" in *" $f "*) ;; *) bad="$bad $f" ;; esac
 	done
-	is "$bad" "" "locking imports: reached from the install paths only ($c)"
+	is "$bad" "" "install imports (locks, the glibc version): reached from the install paths only ($c)"
 	case " $c " in *" crash_preload "*) ok=1 ;; *) ok=0 ;; esac
 	check "the closure reaches the preload constructor" test $ok = 1
 	is "$(refs 'crash_install|crash_uninstall|cr_install_env')" "crash_preload " \

@@ -14,8 +14,10 @@
  *   the stack); libcrash's part is the rest.  Budget 1 KiB: the
  *   application's 8 KiB alternate stack must do.
  * - The report stack holds the whole report: budget 16 KiB (STYLE).
- * One child per engine.
+ * One child per engine, and one whose assert() fails (the report reads
+ * glibc's abort message, abortmsg.c).
  */
+#include <assert.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -65,8 +67,8 @@ static size_t used(const unsigned char *p, size_t size)
 	return size - i;
 }
 
-/* engine < 0: no libcrash, an empty handler of the child's own. */
-static void run(int engine)
+/* engine < 0: no libcrash, an empty handler of the child's own; abrt: an assert() fails. */
+static void run(int engine, int abrt)
 {
 	pid_t pid;
 
@@ -90,6 +92,10 @@ static void run(int engine)
 							       .no_altstack = 1 });
 			cr_report_stack_set(rep, REP);
 		}
+		if (abrt) {
+			close(2);	/* glibc's own message: not on the test's output */
+			assert(zero == 1);
+		}
 		crash(20);
 		_exit(1);
 	}
@@ -106,7 +112,7 @@ int main(void)
 	rep = mmap(NULL, REP, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (alt == MAP_FAILED || rep == MAP_FAILED)
 		return 1;
-	run(-1);
+	run(-1, 0);
 	{
 		uintptr_t frame;
 
@@ -118,7 +124,7 @@ int main(void)
 	for (int e = CRASH_ENGINE_AUTO; e <= CRASH_ENGINE_ALL; e++) {
 		size_t a, r;
 
-		run(e);
+		run(e, 0);
 		a = used(alt, ALT);
 		r = used(rep, REP);
 		snprintf(name, sizeof(name),
@@ -127,6 +133,16 @@ int main(void)
 		tap_ok(a > kernel && a - kernel < ARRIVAL_BUDGET, name);
 		snprintf(name, sizeof(name), "engine %s: %zu bytes of libcrash's report stack (< %d)",
 			 names[e], r, REPORT_BUDGET);
+		tap_ok(r > 0 && r < REPORT_BUDGET, name);
+	}
+	{
+		size_t r;
+
+		run(CRASH_ENGINE_AUTO, 1);
+		r = used(rep, REP);
+		snprintf(name, sizeof(name),
+			 "an assert() failure (abort message): %zu bytes of libcrash's report stack (< %d)",
+			 r, REPORT_BUDGET);
 		tap_ok(r > 0 && r < REPORT_BUDGET, name);
 	}
 	return tap_done();

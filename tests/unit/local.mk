@@ -11,7 +11,8 @@ UNIT_TESTS = \
 	tests/unit/t-out tests/unit/t-sigdesc tests/unit/t-options tests/unit/t-maps \
 	tests/unit/t-memfast tests/unit/t-meminit tests/unit/t-install tests/unit/t-sym \
 	tests/unit/t-sym-nopie tests/unit/t-sys tests/unit/t-str tests/unit/t-sink \
-	tests/unit/t-debuginfo tests/unit/t-dump tests/unit/t-unzstd tests/unit/t-threads
+	tests/unit/t-debuginfo tests/unit/t-dump tests/unit/t-unzstd tests/unit/t-threads \
+	tests/unit/t-abortmsg
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -23,6 +24,7 @@ tests_unit_t_scan_loongarch64_SOURCES = tests/unit/t-scan-loongarch64.c tests/un
 tests_unit_t_special_SOURCES = tests/unit/t-special.c tests/unit/fakeproc.h
 tests_unit_t_step_SOURCES = tests/unit/t-step.c tests/unit/fakeproc.h
 tests_unit_t_report_SOURCES = tests/unit/t-report.c tests/unit/fakeproc.h
+tests_unit_t_abortmsg_SOURCES = tests/unit/t-abortmsg.c tests/unit/faultmem.h
 tests_unit_t_meminit_LDADD = $(LDADD) -lpthread
 tests_unit_t_debuginfo_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
 # Unit tests may cast and compare freely.
