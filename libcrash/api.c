@@ -5,6 +5,7 @@
 #include "context.h"
 #include "crash-int.h"
 #include "module.h"
+#include "json.h"
 #include "options.h"
 #include "report.h"
 
@@ -167,6 +168,10 @@ __attribute__((noinline)) void crash_report_fd(int fd)
 	c.engine = cr_cfg.engine;
 	c.max_frames = cr_cfg.max_frames;
 	c.exact = 0;
+	c.when = NULL;
 	cr_out_init(&o, fd);
-	cr_report(&o, &c);
+	if (cr_cfg.format != CRASH_FORMAT_JSON)
+		cr_report(&o, &c);
+	if (cr_cfg.format != CRASH_FORMAT_TEXT)
+		cr_report_json(&o, &c, CR_JSON_LIMIT);
 }

@@ -19,6 +19,7 @@ struct cr_config {
 	int chain;			/* call the application's handlers (disp.h) */
 	int thread_altstack;		/* an alternate stack for every new thread */
 	int symbols;			/* enum cr_symbols (options.h) */
+	int format;			/* enum crash_format */
 	int selftest_fault;		/* CRASH_SELFTEST_FAULT=1: fault inside the handler
 					   after the report (tests of the nested-fault path) */
 };

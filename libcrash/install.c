@@ -86,6 +86,8 @@ static int validate(const struct crash_options *o)
 		return -EINVAL;
 	if (o->timeout < 0 || o->timeout > CR_TIMEOUT_MAX)
 		return -EINVAL;
+	if (o->format < CRASH_FORMAT_TEXT || o->format > CRASH_FORMAT_BOTH)
+		return -EINVAL;
 	if (o->signals & (CRASH_SIGMASK(0) | CRASH_SIGMASK(9) | CRASH_SIGMASK(19)))
 		return -EINVAL;
 	return 0;
@@ -164,6 +166,7 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 	in_use ^= 1;
 	symbols_from_env(e);
 	cr_cfg.engine = opts->engine;
+	cr_cfg.format = opts->format;
 	cr_cfg.max_frames = opts->max_frames ? (unsigned)opts->max_frames : CR_DEFAULT_FRAMES;
 	cr_cfg.chain = !opts->no_chain;
 	cr_cfg.thread_altstack = !opts->no_altstack;

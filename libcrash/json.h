@@ -61,4 +61,41 @@ int cr_json_finish(struct cr_json *j);
 /* The length of s[0..n) (up to a NUL) escaped as a JSON string's contents (tests). */
 size_t cr_json_escaped_len(const char *s, size_t n);
 
+/* ---------------------------------------------------------------- the JSON report */
+
+#define CR_JSON_SCHEMA "libcrash.report/1"
+#define CR_JSON_LIMIT (1024 * 1024)	/* a report's bytes at most (then cut, valid) */
+
+struct cr_crash;
+struct cr_jrep;		/* one JSON report being written (json-report.c) */
+
+/*
+ * The JSON report of c into o, one line of at most limit bytes
+ * (docs/report-format.md, "JSON").  AS-safe, bounded, as cr_report().
+ */
+void cr_report_json(struct cr_out *o, const struct cr_crash *c, size_t limit);
+
+/* A thread's entry in "threads", besides its registers and backtrace (c->regs). */
+struct cr_json_thread {
+	long tid;		/* <= 0: unknown */
+	const char *name;	/* NULL or "": unknown */
+	int crashed;		/* the thread that crashed (and writes the report) */
+	const char *error;	/* not NULL: why it has no registers or backtrace */
+};
+
+/*
+ * For the parts other helpers add (issue 18), one call each at their place
+ * in cr_report_json(): another thread (c: its registers, walked as the
+ * crashing thread's are), and the abort message.
+ */
+void cr_json_thread(struct cr_jrep *r, const struct cr_crash *c, const struct cr_json_thread *t);
+void cr_json_abort_message(struct cr_jrep *r, const char *msg);
+
+/*
+ * Sentry's debug_id for an ELF build-id: its first 16 bytes (zero-padded) as
+ * a GUID with the first three fields byte-swapped, "xxxxxxxx-xxxx-xxxx-xxxx-
+ * xxxxxxxxxxxx" (36 bytes and a NUL; cap >= 37, else 0).  Returns the length.
+ */
+size_t cr_json_debug_id(char *dst, size_t cap, const uint8_t *id, unsigned len);
+
 #endif

@@ -18,3 +18,4 @@ tests_crash_stackuse_SOURCES = tests/crash/stackuse.c
 TESTS += tests/crash/stackuse
 include tests/output/local.mk
 include tests/symbols/local.mk
+include tests/json/local.mk

@@ -14,7 +14,7 @@
  *   the stack); libcrash's part is the rest.  Budget 1 KiB: the
  *   application's 8 KiB alternate stack must do.
  * - The report stack holds the whole report: budget 16 KiB (STYLE).
- * One child per engine.
+ * One child per engine, and one with CRASH_FORMAT=both.
  */
 #include <signal.h>
 #include <stdint.h>
@@ -66,7 +66,7 @@ static size_t used(const unsigned char *p, size_t size)
 }
 
 /* engine < 0: no libcrash, an empty handler of the child's own. */
-static void run(int engine)
+static void run(int engine, int format)
 {
 	pid_t pid;
 
@@ -87,7 +87,8 @@ static void run(int engine)
 		} else {
 			crash_install(&(struct crash_options){ .fd = -1, .path = "/dev/null",
 							       .engine = engine,
-							       .no_altstack = 1 });
+							       .no_altstack = 1,
+							       .format = format });
 			cr_report_stack_set(rep, REP);
 		}
 		crash(20);
@@ -98,7 +99,8 @@ static void run(int engine)
 
 int main(void)
 {
-	static const char *const names[] = { "auto", "fp", "cfi", "scan", "all" };
+	static const char *const names[] = { "auto", "fp", "cfi", "scan", "all",
+					     "all, format both" };
 	char name[160];
 	size_t kernel;
 
@@ -106,7 +108,7 @@ int main(void)
 	rep = mmap(NULL, REP, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (alt == MAP_FAILED || rep == MAP_FAILED)
 		return 1;
-	run(-1);
+	run(-1, 0);
 	{
 		uintptr_t frame;
 
@@ -115,10 +117,13 @@ int main(void)
 	}
 	printf("# the kernel's signal frame and a handler's frame record: %zu bytes\n", kernel);
 	tap_ok(kernel > 0 && kernel < ALT / 2, "the kernel's frame measured");
-	for (int e = CRASH_ENGINE_AUTO; e <= CRASH_ENGINE_ALL; e++) {
+	/* Each engine with the text report, then all of them with the text and
+	   the JSON report (CRASH_FORMAT=both). */
+	for (int e = CRASH_ENGINE_AUTO; e <= CRASH_ENGINE_ALL + 1; e++) {
+		int both = e > CRASH_ENGINE_ALL;
 		size_t a, r;
 
-		run(e);
+		run(both ? CRASH_ENGINE_ALL : e, both ? CRASH_FORMAT_BOTH : CRASH_FORMAT_TEXT);
 		a = used(alt, ALT);
 		r = used(rep, REP);
 		snprintf(name, sizeof(name),
