@@ -89,7 +89,7 @@ void cr_json_end(struct cr_json *j)
 	if (!j->depth)
 		return;
 	if (j->depth == 1 && j->cut && !j->array[0])
-		raw(j, TRUNC + !j->member[0], sizeof(TRUNC) - 1 - !j->member[0]);
+		raw(j, &TRUNC[!j->member[0]], sizeof(TRUNC) - 1 - !j->member[0]);
 	j->depth--;
 	raw(j, j->array[j->depth] ? "]" : "}", 1);
 }
