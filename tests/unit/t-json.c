@@ -5,6 +5,7 @@
  * numbers and addresses; and the budget: for every limit from 0 up to the
  * whole document's size, the output is a valid, smaller document: a prefix
  * of the full one with members whole or absent, closed, marked truncated.
+ * And Sentry's debug_id of a build-id (json-report.c).
  */
 #include "../tap.h"
 #include "json.h"
@@ -181,9 +182,26 @@ static void t_depth(void)
 	       "the containers that fit, closed");
 }
 
+/* Sentry's debug_id of an ELF build-id (its documented example, and a short build-id). */
+static void t_debug_id(void)
+{
+	static const uint8_t sentry[20] = { 0x68, 0x22, 0x0a, 0xe2, 0xc6, 0x5d, 0x65, 0xc1, 0xb6, 0xaa,
+					    0xa1, 0x2f, 0xa6, 0x76, 0x5a, 0x6e, 0xc2, 0xf5, 0xf4, 0x34 };
+	static const uint8_t short_[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	char id[40];
+
+	tap_ok(cr_json_debug_id(id, sizeof(id), sentry, sizeof(sentry)) == 36 &&
+		       strcmp(id, "e20a2268-5dc6-c165-b6aa-a12fa6765a6e") == 0,
+	       "debug_id: Sentry's example (code_id 68220ae2c65d65c1b6aaa12fa6765a6ec2f5f434)");
+	cr_json_debug_id(id, sizeof(id), short_, sizeof(short_));
+	tap_is_str(id, "04030201-0605-0807-0000-000000000000", "debug_id: 8 bytes, zero-padded");
+	tap_ok(cr_json_debug_id(id, 36, sentry, sizeof(sentry)) == 0, "debug_id: no room, nothing");
+}
+
 int main(void)
 {
 	t_escape();
+	t_debug_id();
 	t_doc();
 	t_depth();
 	return tap_done();
