@@ -8,6 +8,7 @@
 #include "json.h"
 #include "options.h"
 #include "report.h"
+#include "sys.h"
 
 static int live_module(const struct cr_walk *w, uint64_t pc, struct cr_module *out)
 {
@@ -158,6 +159,7 @@ __attribute__((noinline)) void crash_report_fd(int fd)
 	struct cr_regs regs;
 	struct cr_crash c;
 	struct cr_out o;
+	struct timespec when;
 
 	cr_getcontext(&regs);
 	c.sig = 0;
@@ -168,7 +170,8 @@ __attribute__((noinline)) void crash_report_fd(int fd)
 	c.engine = cr_cfg.engine;
 	c.max_frames = cr_cfg.max_frames;
 	c.exact = 0;
-	c.when = NULL;
+	/* Both reports of CRASH_FORMAT=both say the same time. */
+	c.when = cr_sys_clock_gettime(CLOCK_REALTIME, &when) == 0 ? &when : NULL;
 	cr_out_init(&o, fd);
 	if (cr_cfg.format != CRASH_FORMAT_JSON)
 		cr_report(&o, &c);

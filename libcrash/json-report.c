@@ -243,7 +243,7 @@ static void stacktrace(struct cr_jrep *r, struct cr_bt *b)
 
 /*
  * A thread object: t's facts, its registers and backtrace(s).  first: the
- * crashing thread's backtrace, prepared by the caller (its origin is printed
+ * current thread's backtrace, prepared by the caller (its origin is printed
  * before "threads"), or NULL.
  */
 static void thread(struct cr_jrep *r, const struct cr_crash *c, const struct cr_json_thread *t,
@@ -256,7 +256,7 @@ static void thread(struct cr_jrep *r, const struct cr_crash *c, const struct cr_
 	nonneg(j, "id", t->tid > 0 ? t->tid : -1);
 	str_or_null(j, "name", t->name);
 	cr_json_bool(j, "crashed", t->crashed);
-	cr_json_bool(j, "current", t->crashed);
+	cr_json_bool(j, "current", t->current);
 	if (t->error) {
 		cr_json_str(j, "error", t->error);
 		cr_json_end(j);
@@ -365,7 +365,7 @@ static void memory_map(struct cr_jrep *r)
 	struct mapstate s = { r, CR_MARK_NONE, 0 };
 	int n = cr_dump_map_count(), after;
 
-	if (n < 0 || !r->c->maps)
+	if (n < 0)
 		return;
 	cr_json_obj(j, "memory_map");
 	cr_json_u64(j, "count", (uint64_t)n);
@@ -479,7 +479,8 @@ void cr_report_json(struct cr_out *o, const struct cr_crash *c, size_t limit)
 	cr_report_ids(&d);
 	self.tid = d.tid;
 	self.name = d.name;
-	self.crashed = 1;
+	self.crashed = c->sig != 0;
+	self.current = 1;
 	self.error = NULL;
 	thread(&r, c, &self, first);
 	/* The other threads (issue 18, item 5): cr_json_thread(&r, &their_crash, &their_facts)

@@ -79,7 +79,9 @@ void cr_report_json(struct cr_out *o, const struct cr_crash *c, size_t limit);
 struct cr_json_thread {
 	long tid;		/* <= 0: unknown */
 	const char *name;	/* NULL or "": unknown */
-	int crashed;		/* the thread that crashed (and writes the report) */
+	int crashed;		/* the thread that crashed */
+	int current;		/* the thread that writes the report (the crashed one, or
+				   crash_report_fd()'s caller) */
 	const char *error;	/* not NULL: why it has no registers or backtrace */
 };
 

@@ -26,7 +26,7 @@ def check(name, cond, why=""):
 
 
 def eq(name, got, want):
-    return check(name, got == want, "json %r, text %r" % (got, want))
+    return check(name, got == want, ("json %r, text %r" % (got, want))[:600])
 
 
 def load_json(path):
@@ -212,7 +212,8 @@ def main():
            t.get("raised"))
     # The crashing thread.
     th = (j.get("threads") or [{}])[0]
-    eq("threads[0] crashed", th.get("crashed"), True)
+    eq("threads[0] crashed", th.get("crashed"), j.get("kind") == "crash")
+    eq("threads[0] current", th.get("current"), True)
     st = th.get("stacktrace") or {}
     check("a backtrace section in the text", t["sections"], "no 'backtrace:' line")
     if t["sections"]:
