@@ -27,6 +27,8 @@ struct cr_jrep {
 	const struct cr_mem *m;
 	uint64_t mods[MODS];	/* their starts */
 	unsigned nmods;
+	long tid;		/* the current thread's, and its name */
+	char name[64];
 };
 
 static void sigdesc(struct cr_json *j, int sig, const siginfo_t *si)
@@ -71,14 +73,17 @@ static void str_or_null(struct cr_json *j, const char *key, const char *s)
 		cr_json_null(j, key);
 }
 
-/* Who, when, what command, on what (the text's lines 2 and 3). */
-static void process(struct cr_jrep *r)
+/* Who, when, what command, on what (the text's lines 2 and 3).  Apart: its buffers are on
+   the stack only while it runs. */
+static __attribute__((noinline)) void process(struct cr_jrep *r)
 {
 	struct cr_json *j = &r->j;
 	struct cr_ids d;
 	struct cr_proc p;
 
 	cr_report_ids(&d);
+	r->tid = d.tid;
+	memcpy(r->name, d.name, sizeof(r->name));
 	nonneg(j, "pid", d.pid > 0 ? d.pid : -1);
 	nonneg(j, "tid", d.tid > 0 ? d.tid : -1);
 	str_or_null(j, "thread_name", d.name);
@@ -134,10 +139,14 @@ static void signal_(struct cr_jrep *r)
 	cr_json_end(j);
 }
 
-static void origin(struct cr_jrep *r, const struct cr_origin *og)
+/* What the crashing thread's walk (b) found of the signal's origin and cause.  Apart: its
+   facts are on the stack only while it runs. */
+static __attribute__((noinline)) void origin(struct cr_jrep *r, const struct cr_bt *b)
 {
 	struct cr_json *j = &r->j;
+	struct cr_origin o, *og = &o;
 
+	cr_bt_origin(b, og);
 	if (og->nested) {
 		cr_json_obj(j, "raised_in_handler_of");
 		sigdesc(j, og->si.si_signo, &og->si);
@@ -241,6 +250,18 @@ static void stacktrace(struct cr_jrep *r, struct cr_bt *b)
 	cr_json_end(j);
 }
 
+/* c's backtrace walked with policy p, as a stacktrace's members.  Apart: its
+   walk's state is on the stack only while it runs. */
+static __attribute__((noinline)) void walk_stacktrace(struct cr_jrep *r, const struct cr_crash *c,
+							const struct cr_policy *p)
+{
+	struct cr_bt b;
+
+	cr_bt_prepare(&b, c, r->m, p);
+	stacktrace(r, &b);
+	cr_bt_done(&b);
+}
+
 /*
  * A thread object: t's facts, its registers and backtrace(s).  first: the
  * current thread's backtrace, prepared by the caller (its origin is printed
@@ -250,7 +271,7 @@ static void thread(struct cr_jrep *r, const struct cr_crash *c, const struct cr_
 		   struct cr_bt *first)
 {
 	struct cr_json *j = &r->j;
-	struct cr_bt b;
+	int engine = c->engine == CRASH_ENGINE_ALL ? CRASH_ENGINE_AUTO : c->engine;
 
 	cr_json_obj(j, NULL);
 	nonneg(j, "id", t->tid > 0 ? t->tid : -1);
@@ -269,12 +290,8 @@ static void thread(struct cr_jrep *r, const struct cr_crash *c, const struct cr_
 	if (first) {
 		stacktrace(r, first);
 		cr_bt_done(first);
-	} else if (cr_policy(c->engine == CRASH_ENGINE_ALL ? CRASH_ENGINE_AUTO : c->engine)) {
-		cr_bt_prepare(&b, c, r->m,
-			      cr_policy(c->engine == CRASH_ENGINE_ALL ? CRASH_ENGINE_AUTO
-								: c->engine));
-		stacktrace(r, &b);
-		cr_bt_done(&b);
+	} else if (cr_policy(engine)) {
+		walk_stacktrace(r, c, cr_policy(engine));
 	}
 	cr_json_end(j);
 	/* CRASH_ENGINE=all: the other engines' backtraces, for diagnosis. */
@@ -282,9 +299,7 @@ static void thread(struct cr_jrep *r, const struct cr_crash *c, const struct cr_
 		cr_json_arr(j, "engine_stacktraces");
 		for (int e = CRASH_ENGINE_FP; e <= CRASH_ENGINE_SCAN; e++) {
 			cr_json_obj(j, NULL);
-			cr_bt_prepare(&b, c, r->m, cr_policy(e));
-			stacktrace(r, &b);
-			cr_bt_done(&b);
+			walk_stacktrace(r, c, cr_policy(e));
 			cr_json_end(j);
 		}
 		cr_json_end(j);
@@ -450,9 +465,7 @@ void cr_report_json(struct cr_out *o, const struct cr_crash *c, size_t limit)
 	/* The text report's reader (report.c, cr_report): pages proven once. */
 	struct cr_mem_fast ms;
 	struct cr_jrep r;
-	struct cr_ids d;
 	struct cr_bt bt, *first = NULL;
-	struct cr_origin og;
 	struct cr_json_thread self;
 	int engine = c->engine == CRASH_ENGINE_ALL ? CRASH_ENGINE_AUTO : c->engine;
 
@@ -470,15 +483,13 @@ void cr_report_json(struct cr_out *o, const struct cr_crash *c, size_t limit)
 	   origin and cause are the report's, before "threads". */
 	if (cr_policy(engine)) {
 		cr_bt_prepare(&bt, c, r.m, cr_policy(engine));
-		cr_bt_origin(&bt, &og);
-		origin(&r, &og);
+		origin(&r, &bt);
 		first = &bt;
 	}
 	/* The abort message (issue 18, item 2): cr_json_abort_message(&r, msg) here. */
 	cr_json_arr(&r.j, "threads");
-	cr_report_ids(&d);
-	self.tid = d.tid;
-	self.name = d.name;
+	self.tid = r.tid;
+	self.name = r.name;
 	self.crashed = c->sig != 0;
 	self.current = 1;
 	self.error = NULL;
