@@ -136,10 +136,13 @@ __attribute__((noinline)) static void nested(int sig)
 		char line[128];
 		struct cr_out o;
 
+		/* Not on a cut JSON line: a line of its own. */
+		int nl = reporting == 2 && crash_out.n && crash_out.buf[crash_out.n - 1] != '\n';
+
 		cr_out_drain(&crash_out);
 		cr_out_mem(&o, line, sizeof(line));
-		if (reporting == 2)
-			cr_putc(&o, '\n');	/* not on the cut JSON line */
+		if (nl)
+			cr_putc(&o, '\n');
 		cr_puts(&o, "libcrash: fault inside the crash handler; default action for signal ");
 		cr_putu(&o, (uint64_t)orig);
 		cr_putc(&o, '\n');

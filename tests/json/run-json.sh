@@ -95,6 +95,14 @@ check "requested: a JSON line on stderr" grep -q '^{"schema":"libcrash.report/1"
 checks "requested" "$TMPD/req.stderr" "$TMPD/req.stderr" 1
 checks "requested, then abort" "$TMPD/req.abort" "$TMPD/req.abort" 1
 
+# A fault inside the handler after the JSON report (CRASH_SELFTEST_FAULT): the line whole,
+# the note on a line of its own.
+run_crash "$TMPD/self.json" CRASH_OUTPUT="$TMPD/self.json" CRASH_FORMAT=json CRASH_SELFTEST_FAULT=1 LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" segv
+check "fault in the handler: the note on a line of its own" grep -qx 'libcrash: fault inside the crash handler; default action for signal 11' "$TMPD/self.json"
+grep '^{' "$TMPD/self.json" >"$TMPD/self.line"
+"$PY" -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMPD/self.line" 2>/dev/null
+ok $? "fault in the handler: the JSON line before it parses"
+
 # A bad value: one warning, and text.
 run_crash "$TMPD/bad.txt" CRASH_OUTPUT="$TMPD/bad.txt" CRASH_FORMAT=yaml LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" segv
 check "CRASH_FORMAT=yaml: one warning" test "$(grep -c 'libcrash: CRASH_FORMAT=yaml: expected text, json or both; using text' "$TMPD/bad.txt.stderr")" = 1
