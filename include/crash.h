@@ -40,6 +40,14 @@ enum crash_threads {
 	CRASH_THREADS_CRASHING = 1	/* the crashing thread only */
 };
 
+/* The report's format (CRASH_FORMAT): text, one JSON line, or the text then the JSON. */
+enum crash_format {
+	CRASH_FORMAT_TEXT = 0,
+	CRASH_FORMAT_JSON = 1,	/* docs/report-format.md, "JSON" */
+	CRASH_FORMAT_BOTH = 2	/* the text report, then the JSON report (a .json file
+				   beside the .txt in a directory) */
+};
+
 /* Bits for crash_options.signals: one bit per signal number, (1u << SIGSEGV) etc. */
 #define CRASH_SIGMASK(sig) (1ull << (sig))
 
@@ -64,12 +72,13 @@ struct crash_options {
 	int timeout;		/* seconds a report may take at most (writes to a stalled
 				   pipe or terminal); 0: 10 */
 	int threads;		/* enum crash_threads: which threads a report shows */
+	int format;		/* enum crash_format; 0: text */
 };
 
 /*
  * Install the handlers.  opts == NULL: from the environment (CRASH_OUTPUT,
- * CRASH_SIGNALS, CRASH_ENGINE, CRASH_MAX_FRAMES, CRASH_TIMEOUT, CRASH_THREADS, ...:
- * README),
+ * CRASH_SIGNALS, CRASH_ENGINE, CRASH_MAX_FRAMES, CRASH_TIMEOUT, CRASH_THREADS,
+ * CRASH_FORMAT, ...: README),
  * where a bad value gets one warning line on stderr and its default.  Calling it
  * again replaces the options.  A handler the kernel has that is not
  * libcrash's becomes the application's, which libcrash calls first (README,

@@ -5,8 +5,10 @@
 #include "context.h"
 #include "crash-int.h"
 #include "module.h"
+#include "json.h"
 #include "options.h"
 #include "report.h"
+#include "sys.h"
 #include "threads.h"
 
 static int live_module(const struct cr_walk *w, uint64_t pc, struct cr_module *out)
@@ -158,6 +160,7 @@ __attribute__((noinline)) void crash_report_fd(int fd)
 	struct cr_regs regs;
 	struct cr_crash c;
 	struct cr_out o;
+	struct timespec when;
 
 	cr_getcontext(&regs);
 	c.sig = 0;
@@ -171,7 +174,12 @@ __attribute__((noinline)) void crash_report_fd(int fd)
 	c.threads = NULL;
 	if (cr_cfg.threads == CRASH_THREADS_ALL)
 		c.threads = cr_threads_capture(cr_cfg.sink.timeout_ms);
+	/* Both reports of CRASH_FORMAT=both say the same time. */
+	c.when = cr_sys_clock_gettime(CLOCK_REALTIME, &when) == 0 ? &when : NULL;
 	cr_out_init(&o, fd);
-	cr_report(&o, &c);
+	if (cr_cfg.format != CRASH_FORMAT_JSON)
+		cr_report(&o, &c);
+	if (cr_cfg.format != CRASH_FORMAT_TEXT)
+		cr_report_json(&o, &c, CR_JSON_LIMIT);
 	cr_threads_release(c.threads);
 }

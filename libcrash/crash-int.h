@@ -20,6 +20,7 @@ struct cr_config {
 	int thread_altstack;		/* an alternate stack for every new thread */
 	int symbols;			/* enum cr_symbols (options.h) */
 	int threads;			/* enum crash_threads */
+	int format;			/* enum crash_format */
 	int selftest_fault;		/* CRASH_SELFTEST_FAULT=1: fault inside the handler
 					   after the report (tests of the nested-fault path) */
 };

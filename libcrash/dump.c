@@ -15,14 +15,19 @@
 #define ROWS 16		/* 256 bytes around each address */
 #define NEAR_MAX 40	/* registers dumped at most: pc, sp and every GPR */
 
-void cr_dump_row(struct cr_out *o, const struct cr_mem *m, uint64_t addr)
+void cr_dump_read_row(const struct cr_mem *m, uint64_t addr, uint8_t *b, uint8_t *ok)
 {
-	uint8_t b[ROW];
-	int ok[ROW];
 	int all = cr_read(m, addr, b, ROW) == 0;
 
 	for (int i = 0; i < ROW; i++)
 		ok[i] = all || cr_read(m, addr + (uint64_t)i, &b[i], 1) == 0;
+}
+
+void cr_dump_row(struct cr_out *o, const struct cr_mem *m, uint64_t addr)
+{
+	uint8_t b[ROW], ok[ROW];
+
+	cr_dump_read_row(m, addr, b, ok);
 	cr_puts(o, "    ");
 	cr_putx(o, addr, 16);
 	for (int i = 0; i < ROW; i++) {
@@ -38,35 +43,27 @@ void cr_dump_row(struct cr_out *o, const struct cr_mem *m, uint64_t addr)
 	cr_putc(o, '\n');
 }
 
-/* 256 bytes around v, if v lies in a readable mapping: "memory near NAME (MODULE):". */
-static int near(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
-		const char *name, uint64_t v, uint64_t *done, unsigned *ndone)
+/* 256 bytes around v, if v lies in a readable mapping and no earlier block has them. */
+static void near(const struct cr_crash *c, const struct cr_mem *m, const char *name, uint64_t v,
+		 uint64_t *done, unsigned *ndone, cr_dump_block_fn *fn, void *arg)
 {
 	const struct cr_map *map = cr_maps_find(c->maps, v);
 	uint64_t start = (v & ~(uint64_t)(ROW - 1)) - ROW * ROWS / 2;
 	struct cr_module mod;
 
 	if (!map || !(map->flags & CR_MAP_R) || v < ROW * ROWS / 2)
-		return 0;
+		return;
 	for (unsigned i = 0; i < *ndone; i++)
 		if (done[i] == start)
-			return 0;	/* another register's window: not twice */
+			return;	/* another register's window: not twice */
 	if (*ndone < NEAR_MAX)
 		done[(*ndone)++] = start;
-	cr_puts(o, "\nmemory near ");
-	cr_puts(o, name);
-	if (cr_module_find(m, v, &mod) == 0 && mod.path[0]) {
-		cr_puts(o, " (");
-		cr_puts(o, mod.path);
-		cr_putc(o, ')');
-	}
-	cr_puts(o, ":\n");
-	for (unsigned r = 0; r < ROWS; r++)
-		cr_dump_row(o, m, start + r * ROW);
-	return 1;
+	fn(arg, name, v, start,
+	   cr_module_find(m, v, &mod) == 0 && mod.path[0] ? mod.path : NULL);
 }
 
-void cr_dump_memory(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m)
+void cr_dump_blocks(const struct cr_crash *c, const struct cr_mem *m, cr_dump_block_fn *fn,
+		    void *arg)
 {
 	const struct cr_arch *a = cr_host;
 	const struct cr_regs *r = c->regs;
@@ -75,12 +72,42 @@ void cr_dump_memory(struct cr_out *o, const struct cr_crash *c, const struct cr_
 
 	if (!c->maps)
 		return;
-	near(o, c, m, "pc", r->pc, done, &ndone);
+	near(c, m, "pc", r->pc, done, &ndone, fn, arg);
 	if (cr_reg_valid(r, a->sp))
-		near(o, c, m, "sp", r->r[a->sp], done, &ndone);
+		near(c, m, "sp", r->r[a->sp], done, &ndone, fn, arg);
 	for (const uint8_t *p = a->dump_order; *p != 0xff; p++)
 		if (a->regname[*p] && *p != a->sp && cr_reg_valid(r, *p))
-			near(o, c, m, a->regname[*p], r->r[*p], done, &ndone);
+			near(c, m, a->regname[*p], r->r[*p], done, &ndone, fn, arg);
+}
+
+struct blockout {
+	struct cr_out *o;
+	const struct cr_mem *m;
+};
+
+/* "memory near NAME (MODULE):" and its rows. */
+static void put_block(void *arg, const char *name, uint64_t v, uint64_t start, const char *module)
+{
+	struct blockout *b = arg;
+
+	(void)v;
+	cr_puts(b->o, "\nmemory near ");
+	cr_puts(b->o, name);
+	if (module) {
+		cr_puts(b->o, " (");
+		cr_puts(b->o, module);
+		cr_putc(b->o, ')');
+	}
+	cr_puts(b->o, ":\n");
+	for (unsigned r = 0; r < ROWS; r++)
+		cr_dump_row(b->o, b->m, start + r * ROW);
+}
+
+void cr_dump_memory(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m)
+{
+	struct blockout b = { o, m };
+
+	cr_dump_blocks(c, m, put_block, &b);
 }
 
 
@@ -160,85 +187,113 @@ static int count_line(void *arg, char *line, size_t len)
 	return 0;
 }
 
-struct printer {
-	struct cr_out *o;
+int cr_dump_map_count(void)
+{
+	return each_line(count_line, NULL);
+}
+
+struct mapwalk {
 	const struct cr_mem *m;
-	int has_fault, marked;
-	uint64_t fault, prev_hi;
+	cr_dump_map_fn *fn;
+	void *arg;
+	struct cr_mapfacts f;
+	uint64_t prev_hi;
 	struct cr_module mod;	/* the last module found (mod.hi 0: none) */
 };
 
-static void put_fault(struct printer *p, const char *where)
+static int map_line(void *arg, char *line, size_t len)
 {
-	cr_puts(p->o, "--->fault address ");
-	cr_put0x(p->o, p->fault, 16);
-	cr_puts(p->o, where);
-	p->marked = 1;
+	struct mapwalk *w = arg;
+	struct cr_mapfacts *f = &w->f;
+
+	if (cr_dump_parse_line(line, len, &f->l) < 0)
+		return 0;
+	f->mark = CR_MARK_NONE;
+	if (f->has_fault && !f->marked && f->fault < f->l.lo)
+		f->mark = w->prev_hi ? CR_MARK_BETWEEN : CR_MARK_BEFORE_FIRST;
+	else if (f->has_fault && !f->marked && f->fault >= f->l.lo && f->fault < f->l.hi)
+		f->mark = CR_MARK_IN;
+	if (f->mark != CR_MARK_NONE)
+		f->marked = 1;
+	/* A module's mappings: its build-id and load bias (the file's, not "[vdso]"'s name). */
+	f->mod = NULL;
+	if (f->l.path[0] == '/' || f->l.path[0] == '[') {
+		if (!(f->l.lo >= w->mod.lo && f->l.lo < w->mod.hi) &&
+		    cr_module_find(w->m, f->l.lo, &w->mod) < 0)
+			w->mod.lo = w->mod.hi = 0;
+		if (f->l.lo >= w->mod.lo && f->l.lo < w->mod.hi)
+			f->mod = &w->mod;
+	}
+	w->fn(w->arg, f);
+	f->index++;
+	w->prev_hi = f->l.hi;
+	return 0;
 }
 
-static int print_line(void *arg, char *line, size_t len)
+int cr_dump_maps_each(const struct cr_crash *c, const struct cr_mem *m, cr_dump_map_fn *fn,
+		      void *arg)
 {
-	struct printer *p = arg;
-	struct cr_mapline l;
+	struct mapwalk w = { .m = m, .fn = fn, .arg = arg };
 
-	if (cr_dump_parse_line(line, len, &l) < 0)
+	if (c->si && cr_code_has_addr(c->sig, c->si->si_code)) {
+		w.f.has_fault = 1;
+		w.f.fault = (uintptr_t)c->si->si_addr;
+	}
+	if (each_line(map_line, &w) < 0)
 		return 0;
-	if (p->has_fault && !p->marked && p->fault < l.lo)
-		put_fault(p, p->prev_hi ? " falls between mappings\n" : " falls before the first mapping\n");
-	if (p->has_fault && !p->marked && p->fault >= l.lo && p->fault < l.hi) {
-		cr_puts(p->o, "--->");
-		p->marked = 1;
-	} else {
-		cr_puts(p->o, "    ");
+	return w.f.has_fault && !w.f.marked;
+}
+
+static void put_fault(struct cr_out *o, uint64_t fault, const char *where)
+{
+	cr_puts(o, "--->fault address ");
+	cr_put0x(o, fault, 16);
+	cr_puts(o, where);
+}
+
+static void print_map(void *arg, const struct cr_mapfacts *f)
+{
+	struct cr_out *o = arg;
+	const struct cr_mapline *l = &f->l;
+
+	if (f->mark == CR_MARK_BETWEEN || f->mark == CR_MARK_BEFORE_FIRST)
+		put_fault(o, f->fault, f->mark == CR_MARK_BETWEEN ? " falls between mappings\n"
+								  : " falls before the first mapping\n");
+	cr_puts(o, f->mark == CR_MARK_IN ? "--->" : "    ");
+	cr_putx(o, l->lo, 16);
+	cr_putc(o, '-');
+	cr_putx(o, l->hi, 16);
+	cr_putc(o, ' ');
+	cr_puts(o, l->perms);
+	cr_putc(o, ' ');
+	cr_putx(o, l->offset, 8);
+	if (l->path[0]) {
+		cr_puts(o, "  ");
+		cr_puts(o, l->path);
 	}
-	cr_putx(p->o, l.lo, 16);
-	cr_putc(p->o, '-');
-	cr_putx(p->o, l.hi, 16);
-	cr_putc(p->o, ' ');
-	cr_puts(p->o, l.perms);
-	cr_putc(p->o, ' ');
-	cr_putx(p->o, l.offset, 8);
-	if (l.path[0]) {
-		cr_puts(p->o, "  ");
-		cr_puts(p->o, l.path);
-	}
-	/* A module's mappings: its build-id and load bias (the file's, not "[vdso]"'s name). */
-	if (l.path[0] == '/' || l.path[0] == '[') {
-		if (!(l.lo >= p->mod.lo && l.lo < p->mod.hi) &&
-		    cr_module_find(p->m, l.lo, &p->mod) < 0)
-			p->mod.lo = p->mod.hi = 0;
-		if (l.lo >= p->mod.lo && l.lo < p->mod.hi) {
-			if (p->mod.build_id_len) {
-				cr_puts(p->o, " (BuildId: ");
-				for (unsigned i = 0; i < p->mod.build_id_len; i++)
-					cr_putx(p->o, p->mod.build_id[i], 2);
-				cr_putc(p->o, ')');
-			}
-			cr_puts(p->o, " (load bias ");
-			cr_put0x(p->o, p->mod.bias, 16);
-			cr_putc(p->o, ')');
+	if (f->mod) {
+		if (f->mod->build_id_len) {
+			cr_puts(o, " (BuildId: ");
+			for (unsigned i = 0; i < f->mod->build_id_len; i++)
+				cr_putx(o, f->mod->build_id[i], 2);
+			cr_putc(o, ')');
 		}
+		cr_puts(o, " (load bias ");
+		cr_put0x(o, f->mod->bias, 16);
+		cr_putc(o, ')');
 	}
-	cr_putc(p->o, '\n');
-	p->prev_hi = l.hi;
-	return 0;
+	cr_putc(o, '\n');
 }
 
 void cr_dump_maps(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m)
 {
-	struct printer p = { .o = o, .m = m };
-	int n = each_line(count_line, NULL);
+	int n = cr_dump_map_count();
 
 	if (n < 0)
 		return;
-	if (c->si && cr_code_has_addr(c->sig, c->si->si_code)) {
-		p.has_fault = 1;
-		p.fault = (uintptr_t)c->si->si_addr;
-	}
 	cr_puts(o, "\nmemory map (");
 	cr_putu(o, (uint64_t)n);
 	cr_puts(o, n == 1 ? " entry):\n" : " entries):\n");
-	each_line(print_line, &p);
-	if (p.has_fault && !p.marked)
-		put_fault(&p, " falls after the last mapping\n");
+	if (cr_dump_maps_each(c, m, print_map, o))
+		put_fault(o, (uintptr_t)c->si->si_addr, " falls after the last mapping\n");
 }

@@ -10,6 +10,19 @@
 
 #include "report.h"
 
+/* One row's 16 bytes from addr; ok[i] 0 where byte i cannot be read. */
+void cr_dump_read_row(const struct cr_mem *m, uint64_t addr, uint8_t *b, uint8_t *ok);
+
+/*
+ * The memory blocks, in the report's order: fn gets the register's name,
+ * its value v, the block's first address (16 rows of 16 bytes from there)
+ * and the module v lies in (NULL: none).
+ */
+typedef void cr_dump_block_fn(void *arg, const char *name, uint64_t v, uint64_t start,
+			      const char *module);
+void cr_dump_blocks(const struct cr_crash *c, const struct cr_mem *m, cr_dump_block_fn *fn,
+		    void *arg);
+
 /* "memory near pc (MODULE):" and its rows, then sp and the registers. */
 void cr_dump_memory(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m);
 
@@ -30,5 +43,28 @@ struct cr_mapline {
 	const char *path;
 };
 int cr_dump_parse_line(char *line, size_t len, struct cr_mapline *l);
+
+/* What the memory map says of one mapping, and where the fault address falls. */
+enum { CR_MARK_NONE, CR_MARK_IN, CR_MARK_BEFORE_FIRST, CR_MARK_BETWEEN };
+struct cr_mapfacts {
+	struct cr_mapline l;
+	unsigned index;			/* the mapping's line, from 0 */
+	const struct cr_module *mod;	/* a loaded module's mapping: its module; else NULL */
+	int has_fault, marked;		/* the fault address, and has it been placed */
+	uint64_t fault;
+	int mark;			/* CR_MARK_*: the fault address is in this mapping, or
+					   before it (and after the one before, if any) */
+};
+typedef void cr_dump_map_fn(void *arg, const struct cr_mapfacts *f);
+
+/* The number of mappings (lines of /proc/self/maps), or -1. */
+int cr_dump_map_count(void);
+
+/*
+ * Each mapping to fn.  Returns 1 when the fault address lies after the last
+ * mapping (placed nowhere), else 0.
+ */
+int cr_dump_maps_each(const struct cr_crash *c, const struct cr_mem *m, cr_dump_map_fn *fn,
+		      void *arg);
 
 #endif

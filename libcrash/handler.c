@@ -23,6 +23,7 @@
 #include "context.h"
 #include "crash-int.h"
 #include "disp.h"
+#include "json.h"
 #include "report.h"
 #include "sys.h"
 #include "threads.h"
@@ -36,7 +37,8 @@ static volatile int crash_owner;
 static struct cr_maps crash_maps;
 static struct cr_out crash_out;
 static struct cr_sink_io crash_io;
-static volatile int reporting;	/* crash_io is open (cr_sink_begin .. cr_sink_end) */
+static volatile int reporting;	/* crash_io is open (cr_sink_begin .. cr_sink_end):
+				   1 for a text report, 2 for a JSON one */
 static const struct cr_threads *crash_threads;	/* the report's capture (threads.h) */
 /*
  * The whole report, written at its end in one piece (sink.c: never
@@ -136,8 +138,13 @@ __attribute__((noinline)) static void nested(int sig)
 		char line[128];
 		struct cr_out o;
 
+		/* Not on a cut JSON line: a line of its own. */
+		int nl = reporting == 2 && crash_out.n && crash_out.buf[crash_out.n - 1] != '\n';
+
 		cr_out_drain(&crash_out);
 		cr_out_mem(&o, line, sizeof(line));
+		if (nl)
+			cr_putc(&o, '\n');
 		cr_puts(&o, "libcrash: fault inside the crash handler; default action for signal ");
 		cr_putu(&o, (uint64_t)orig);
 		cr_putc(&o, '\n');
@@ -182,12 +189,33 @@ struct job {
 	int release;			/* out: let other threads report again */
 };
 
+static struct cr_sink_io twin_io;	/* both: the text report's, for the JSON's */
+
+/* One report of c to crash_io (begun), text or JSON; last: the selftest's fault after it. */
+static void report_to(const struct cr_crash *c, int json, int last)
+{
+	cr_out_sink(&crash_out, &crash_io, report_buf, sizeof(report_buf));
+	reporting = json ? 2 : 1;
+	if (json)
+		cr_report_json(&crash_out, c, CR_JSON_LIMIT);
+	else
+		cr_report(&crash_out, c);
+	if (cr_cfg.selftest_fault && last)
+		*(volatile int *)(uintptr_t)cr_cfg.selftest_fault = 0;	/* address 1: faults */
+	if (!crash_io.journal)
+		cr_out_drain(&crash_out);
+	cr_sink_end(&crash_io, report_buf, crash_out.n);
+	reporting = 0;
+}
+
 /* The report of j (si NULL: called by other code, from j->own). */
 static void report(const struct job *j, const siginfo_t *si)
 {
 	struct cr_regs regs;
 	struct cr_extra extra;
 	struct cr_crash c;
+	struct timespec when;
+	int format = cr_cfg.format;
 
 	if (si) {
 		cr_regs_from_ucontext(j->uc, &regs);
@@ -205,20 +233,26 @@ static void report(const struct job *j, const siginfo_t *si)
 	c.max_frames = cr_cfg.max_frames;
 	c.exact = si != NULL;
 	/* Before the first line: the other threads stop where they are (their
-	   registers at the crash, their stacks as they were) for the report. */
+	   registers at the crash, their stacks as they were) for the report,
+	   both of its formats. */
 	c.threads = NULL;
 	if (cr_cfg.threads == CRASH_THREADS_ALL)
 		crash_threads = c.threads = cr_threads_capture(cr_cfg.sink.timeout_ms);
-	cr_sink_begin(&crash_io, &cr_cfg.sink, j->sig);
-	cr_out_sink(&crash_out, &crash_io, report_buf, sizeof(report_buf));
-	reporting = 1;
-	cr_report(&crash_out, &c);
-	if (cr_cfg.selftest_fault)
-		*(volatile int *)(uintptr_t)cr_cfg.selftest_fault = 0;	/* address 1: faults */
-	if (!crash_io.journal)
-		cr_out_drain(&crash_out);
-	cr_sink_end(&crash_io, report_buf, crash_out.n);
-	reporting = 0;
+	/* Both reports of CRASH_FORMAT=both say the same time. */
+	c.when = cr_sys_clock_gettime(CLOCK_REALTIME, &when) == 0 ? &when : NULL;
+	if (format != CRASH_FORMAT_JSON) {
+		cr_sink_begin(&crash_io, &cr_cfg.sink, j->sig);
+		report_to(&c, 0, format == CRASH_FORMAT_TEXT);
+		/* The JSON twin after it, as a report of its own: the same
+		   destination (in a directory, the .txt's name with .json),
+		   within the same CRASH_TIMEOUT. */
+		twin_io = crash_io;
+	}
+	if (format != CRASH_FORMAT_TEXT) {
+		cr_sink_begin_json(&crash_io, &cr_cfg.sink, j->sig,
+				   format == CRASH_FORMAT_BOTH ? &twin_io : NULL);
+		report_to(&c, 1, 1);
+	}
 	cr_threads_release(c.threads);
 	crash_threads = NULL;
 	cr_maps_close(&crash_maps);

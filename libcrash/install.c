@@ -89,6 +89,8 @@ static int validate(const struct crash_options *o)
 		return -EINVAL;
 	if (o->threads != CRASH_THREADS_ALL && o->threads != CRASH_THREADS_CRASHING)
 		return -EINVAL;
+	if (o->format < CRASH_FORMAT_TEXT || o->format > CRASH_FORMAT_BOTH)
+		return -EINVAL;
 	if (o->signals & (CRASH_SIGMASK(0) | CRASH_SIGMASK(9) | CRASH_SIGMASK(19)))
 		return -EINVAL;
 	return 0;
@@ -168,6 +170,7 @@ static int install(const struct crash_options *opts, const struct cr_env *e)
 	symbols_from_env(e);
 	cr_abort_resolve();	/* where glibc's and libstdc++'s abort data lie */
 	cr_cfg.engine = opts->engine;
+	cr_cfg.format = opts->format;
 	cr_cfg.max_frames = opts->max_frames ? (unsigned)opts->max_frames : CR_DEFAULT_FRAMES;
 	cr_cfg.chain = !opts->no_chain;
 	cr_cfg.threads = opts->threads;

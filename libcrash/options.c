@@ -121,6 +121,20 @@ int cr_opt_threads(const char *s, int *threads)
 	return 0;
 }
 
+int cr_opt_format(const char *s, int *format)
+{
+	static const char names[] = "text\0json\0both";
+	const char *n = names;
+
+	for (int i = 0; s && i < 3; i++, n += cr_strlen(n) + 1) {
+		if (cr_strcmp(s, n) == 0) {
+			*format = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 int cr_opt_frames(const char *s, int *n)
 {
 	unsigned long long v;
@@ -174,7 +188,7 @@ void cr_opt_warn(const char *var, const char *val, const char *why)
  */
 CR_INSTALL_DATA static char env_names[] =
 	"OUTPUT\0SIGNALS\0ENGINE\0MAX_FRAMES\0DISABLE\0SELFTEST_FAULT\0CACHE\0TIMEOUT\0"
-	"JOURNAL_SOCKET\0SYMBOLS\0DEBUG_PATH\0THREADS";
+	"JOURNAL_SOCKET\0SYMBOLS\0DEBUG_PATH\0THREADS\0FORMAT";
 
 /* Not CRASH_ names: the debuginfod client's cache (debuginfo.h), in the order of CR_ENV_*. */
 CR_INSTALL_DATA static char env_other[] = "DEBUGINFOD_CACHE_PATH\0XDG_CACHE_HOME\0HOME";
@@ -256,6 +270,10 @@ void cr_opt_from_env(struct crash_options *opts, const struct cr_env *e, char *p
 	if ((v = e->v[CR_ENV_ENGINE]) && *v && cr_opt_engine(v, &opts->engine) < 0) {
 		cr_opt_warn("CRASH_ENGINE", v, "expected auto, fp, cfi, scan or all; using auto");
 		opts->engine = CRASH_ENGINE_AUTO;
+	}
+	if ((v = e->v[CR_ENV_FORMAT]) && *v && cr_opt_format(v, &opts->format) < 0) {
+		cr_opt_warn("CRASH_FORMAT", v, "expected text, json or both; using text");
+		opts->format = CRASH_FORMAT_TEXT;
 	}
 	if ((v = e->v[CR_ENV_MAX_FRAMES]) && *v && cr_opt_frames(v, &opts->max_frames) < 0) {
 		cr_opt_warn("CRASH_MAX_FRAMES", v, "expected a number from 1 to 1024; using 256");

@@ -24,6 +24,8 @@ int cr_opt_signals(const char *s, unsigned long long *mask);
 int cr_opt_engine(const char *s, int *engine);
 /* decimal 1..CR_MAX_FRAMES.  0 or -1. */
 int cr_opt_frames(const char *s, int *n);
+/* "text" "json" "both" -> enum crash_format.  0 or -1. */
+int cr_opt_format(const char *s, int *format);
 /* decimal seconds 1..3600.  0 or -1. */
 int cr_opt_timeout(const char *s, int *secs);
 /* What the frame lines carry (CRASH_SYMBOLS). */
@@ -56,6 +58,7 @@ enum {
 	CR_ENV_SYMBOLS,		/* full, names, mangled (enum cr_symbols) */
 	CR_ENV_DEBUG_PATH,	/* roots of separate debug files (debuginfo.h) */
 	CR_ENV_THREADS,		/* all, crashing (crash_options.threads) */
+	CR_ENV_FORMAT,		/* text, json, both (crash_options.format) */
 	CR_ENV_CRASH_N,		/* the names above are CRASH_<name>; these are not: */
 	CR_ENV_DEBUGINFOD_CACHE = CR_ENV_CRASH_N,	/* DEBUGINFOD_CACHE_PATH */
 	CR_ENV_XDG_CACHE,	/* XDG_CACHE_HOME */

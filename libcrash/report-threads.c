@@ -58,7 +58,7 @@ static void put_thread(struct cr_out *o, const struct cr_crash *c, const struct 
 	tc.regs = &t->regs;
 	tc.extra = NULL;
 	tc.exact = 1;
-	cr_report_regs(o, &tc);
+	cr_report_regs_text(o, &tc);
 	/* CRASH_ENGINE=all: the crashing thread's four walks; the others' auto. */
 	p = cr_policy(c->engine == CRASH_ENGINE_ALL ? CRASH_ENGINE_AUTO : c->engine);
 	if (p)

@@ -23,67 +23,6 @@
 #include "sym.h"
 #include "sys.h"
 
-static void put_file(struct cr_out *o, const char *path, size_t max)
-{
-	char buf[256];
-	int fd = cr_sys_open(path, O_RDONLY | O_CLOEXEC, 0);
-	long n = fd >= 0 ? cr_sys_read(fd, buf, sizeof(buf) - 1 < max ? sizeof(buf) - 1 : max) : -1;
-
-	if (fd >= 0)
-		cr_sys_close(fd);
-	if (n <= 0) {
-		cr_puts(o, "?");
-		return;
-	}
-	while (n > 0 && buf[n - 1] == '\n')
-		n--;
-	buf[n] = 0;
-	cr_puts(o, buf);
-}
-
-static void put_ids(struct cr_out *o)
-{
-	char path[64] = "/proc/self/task/", num[24], exe[256], name[17];
-	long tid = cr_sys_gettid();
-	size_t k = 16;
-
-	long pid = cr_sys_getpid();
-
-	/* A seccomp filter may refuse either call (handler.c): "?", not -1. */
-	cr_puts(o, "pid: ");
-	if (pid > 0)
-		cr_putu(o, (uint64_t)pid);
-	else
-		cr_putc(o, '?');
-	cr_puts(o, ", tid: ");
-	if (tid > 0)
-		cr_putu(o, (uint64_t)tid);
-	else
-		cr_putc(o, '?');
-	cr_puts(o, ", name: ");
-	/* The thread's name (the handler runs on the crashed thread): PR_GET_NAME
-	   is a system call; its /proc file, the fallback, costs ~20 us here. */
-	memset(name, 0, sizeof(name));
-	if (cr_sys_prctl(PR_GET_NAME, (unsigned long)(uintptr_t)name) == 0 && name[0]) {
-		name[sizeof(name) - 1] = 0;
-		cr_puts(o, name);
-	} else {
-		cr_fmt_u(num, sizeof(num), (uint64_t)tid);
-		for (size_t i = 0; num[i]; i++)
-			path[k++] = num[i];
-		for (const char *s = "/comm"; *s; s++)
-			path[k++] = *s;
-		path[k] = 0;
-		put_file(o, path, 64);
-	}
-	cr_puts(o, "  >>> ");
-	/* Read now (the file may have been renamed since start); the module
-	   lines reuse it. */
-	cr_exe_path(exe, sizeof(exe), 1);
-	cr_puts(o, exe[0] ? exe : "?");
-	cr_puts(o, " <<<\n");
-}
-
 /* Up to cap - 1 bytes of a /proc file into buf; the count (0: unreadable). */
 static size_t read_proc(const char *path, char *buf, size_t cap)
 {
@@ -104,6 +43,57 @@ static size_t read_proc(const char *path, char *buf, size_t cap)
 	cr_sys_close(fd);
 	buf[n] = 0;
 	return n;
+}
+
+void cr_report_ids(struct cr_ids *d)
+{
+	char path[64] = "/proc/self/task/", num[24];
+	size_t k = 16, n;
+
+	/* A seccomp filter may refuse either call (handler.c): -1, printed "?". */
+	d->pid = cr_sys_getpid();
+	d->tid = cr_sys_gettid();
+	/* The thread's name (the handler runs on the crashed thread): PR_GET_NAME
+	   is a system call; its /proc file, the fallback, costs ~20 us here. */
+	memset(d->name, 0, sizeof(d->name));
+	if (cr_sys_prctl(PR_GET_NAME, (unsigned long)(uintptr_t)d->name) == 0 && d->name[0]) {
+		d->name[16] = 0;
+	} else {
+		cr_fmt_u(num, sizeof(num), (uint64_t)d->tid);
+		for (size_t i = 0; num[i]; i++)
+			path[k++] = num[i];
+		for (const char *s = "/comm"; *s; s++)
+			path[k++] = *s;
+		path[k] = 0;
+		n = read_proc(path, d->name, sizeof(d->name));
+		while (n > 0 && d->name[n - 1] == '\n')
+			d->name[--n] = 0;
+	}
+	/* Read now (the file may have been renamed since start); the module
+	   lines reuse it. */
+	cr_exe_path(d->exe, sizeof(d->exe), 1);
+}
+
+static void put_ids(struct cr_out *o)
+{
+	struct cr_ids d;
+
+	cr_report_ids(&d);
+	cr_puts(o, "pid: ");
+	if (d.pid > 0)
+		cr_putu(o, (uint64_t)d.pid);
+	else
+		cr_putc(o, '?');
+	cr_puts(o, ", tid: ");
+	if (d.tid > 0)
+		cr_putu(o, (uint64_t)d.tid);
+	else
+		cr_putc(o, '?');
+	cr_puts(o, ", name: ");
+	cr_puts(o, d.name[0] ? d.name : "?");
+	cr_puts(o, "  >>> ");
+	cr_puts(o, d.exe[0] ? d.exe : "?");
+	cr_puts(o, " <<<\n");
 }
 
 /*
@@ -136,27 +126,47 @@ static int64_t uptime_ms(void)
 	return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 - (int64_t)ticks * 10;
 }
 
+void cr_report_proc(struct cr_proc *p, const struct cr_crash *c)
+{
+	struct timespec ts;
+
+	p->uptime_ms = uptime_ms();
+	p->uid = cr_sys_getuid();
+	p->euid = cr_sys_geteuid();
+	p->time[0] = 0;
+	if (c->when)
+		ts = *c->when;
+	else if (cr_sys_clock_gettime(CLOCK_REALTIME, &ts) < 0)
+		ts.tv_sec = -1;
+	if (ts.tv_sec >= 0)
+		cr_fmt_utc(p->time, sizeof(p->time), (uint64_t)ts.tv_sec, (uint64_t)ts.tv_nsec);
+	p->cmdlen = read_proc("/proc/self/cmdline", p->cmdline, sizeof(p->cmdline));
+	p->cmdcut = p->cmdlen == sizeof(p->cmdline) - 1;
+	while (p->cmdlen && p->cmdline[p->cmdlen - 1] == 0)
+		p->cmdlen--;
+	p->have_uname = cr_sys_uname(&p->u) == 0;
+	if (p->have_uname) {
+		p->u.sysname[sizeof(p->u.sysname) - 1] = p->u.release[sizeof(p->u.release) - 1] = 0;
+		p->u.machine[sizeof(p->u.machine) - 1] = 0;
+	}
+}
+
 /*
  * When, for how long, what command, who, on what: "timestamp:",
  * "process uptime:", "cmdline:", "uid:", "kernel:" and "libcrash version:" lines
  * (docs/report-format.md).  Each from one system call or /proc file; what
  * cannot be read prints "?".
  */
-static void put_process(struct cr_out *o)
+static void put_process(struct cr_out *o, const struct cr_crash *c)
 {
-	struct timespec ts;
-	struct utsname u;
-	char buf[1024];
-	int64_t up = uptime_ms();
-	long uid = cr_sys_getuid(), euid = cr_sys_geteuid();
+	struct cr_proc p;
+	int64_t up;
 	size_t n;
 
+	cr_report_proc(&p, c);
+	up = p.uptime_ms;
 	cr_puts(o, "timestamp: ");
-	if (cr_sys_clock_gettime(CLOCK_REALTIME, &ts) == 0 &&
-	    cr_fmt_utc(buf, sizeof(buf), (uint64_t)ts.tv_sec, (uint64_t)ts.tv_nsec))
-		cr_puts(o, buf);
-	else
-		cr_putc(o, '?');
+	cr_puts(o, p.time[0] ? p.time : "?");
 	cr_puts(o, "\nprocess uptime: ");
 	if (up >= 0) {
 		cr_putu(o, (uint64_t)up / 1000);
@@ -170,32 +180,30 @@ static void put_process(struct cr_out *o)
 	/* The arguments, NUL-separated in /proc: spaces between them, other
 	   control characters as '?', cut at 1 KiB with " ...". */
 	cr_puts(o, "\ncmdline: ");
-	n = read_proc("/proc/self/cmdline", buf, sizeof(buf));
-	while (n && buf[n - 1] == 0)
-		n--;
+	n = p.cmdlen;
 	for (size_t i = 0; i < n; i++)
-		buf[i] = buf[i] == 0 ? ' ' : (unsigned char)buf[i] < 0x20 || buf[i] == 0x7f ? '?' : buf[i];
-	cr_putsn(o, n ? buf : "?", n ? n : 1);
-	if (n == sizeof(buf) - 1)
+		p.cmdline[i] = p.cmdline[i] == 0 ? ' '
+			       : (unsigned char)p.cmdline[i] < 0x20 || p.cmdline[i] == 0x7f ? '?'
+			       : p.cmdline[i];
+	cr_putsn(o, n ? p.cmdline : "?", n ? n : 1);
+	if (p.cmdcut)
 		cr_puts(o, " ...");
 	cr_puts(o, "\nuid: ");
-	if (uid >= 0)
-		cr_putu(o, (uint64_t)uid);
+	if (p.uid >= 0)
+		cr_putu(o, (uint64_t)p.uid);
 	else
 		cr_putc(o, '?');
-	if (euid >= 0 && euid != uid) {
+	if (p.euid >= 0 && p.euid != p.uid) {
 		cr_puts(o, ", euid: ");
-		cr_putu(o, (uint64_t)euid);
+		cr_putu(o, (uint64_t)p.euid);
 	}
 	cr_puts(o, "\nkernel: ");
-	if (cr_sys_uname(&u) == 0) {
-		u.sysname[sizeof(u.sysname) - 1] = u.release[sizeof(u.release) - 1] = 0;
-		u.machine[sizeof(u.machine) - 1] = 0;
-		cr_puts(o, u.sysname);
+	if (p.have_uname) {
+		cr_puts(o, p.u.sysname);
 		cr_putc(o, ' ');
-		cr_puts(o, u.release);
+		cr_puts(o, p.u.release);
 		cr_putc(o, ' ');
-		cr_puts(o, u.machine);
+		cr_puts(o, p.u.machine);
 	} else {
 		cr_putc(o, '?');
 	}
@@ -325,40 +333,34 @@ static const char *fault_cause(const struct cr_crash *c, int sig, const siginfo_
  * crossed), and the cause: of that first signal when there is one (the
  * fault an application's handler turned into this signal), else of this.
  */
-static void put_origin(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
-		       const struct cr_walk *w, int have_sig_pc, uint64_t sig_pc)
+static void origin_find(const struct cr_crash *c, const struct cr_mem *m, const struct cr_walk *w,
+			int have_sig_pc, uint64_t sig_pc, struct cr_origin *og)
 {
-	siginfo_t si;
+	siginfo_t *si = &og->si;
 	const char *cause = NULL;
-	int overflow = 0, nested = 0;
+	int overflow = 0;
 
+	og->nested = 0;
+	og->cause[0] = 0;
 	if (c->si && c->maps && c->sig == SIGSEGV && cr_code_has_addr(c->sig, c->si->si_code))
 		overflow = cr_maps_overflow(c->maps, (uintptr_t)c->si->si_addr,
 					    c->regs->r[cr_host->sp]);
-	if (w->sig_info && cr_read(m, w->sig_info, &si, sizeof(si)) == 0 && si.si_signo > 0 &&
-	    si.si_signo <= 64) {
-		nested = 1;
-		cr_puts(o, "raised in the handler of signal ");
-		put_sigdesc(o, si.si_signo, &si);
-		cr_puts(o, " (frame #");
-		if (w->sig_frame < 10)
-			cr_putc(o, '0');
-		cr_putu(o, w->sig_frame);
-		cr_puts(o, ")\n");
-		if (!overflow && c->maps && si.si_signo == SIGSEGV &&
-		    cr_code_has_addr(si.si_signo, si.si_code))
-			overflow = cr_maps_overflow(c->maps, (uintptr_t)si.si_addr, w->sig_sp);
+	if (w->sig_info && cr_read(m, w->sig_info, si, sizeof(*si)) == 0 && si->si_signo > 0 &&
+	    si->si_signo <= 64) {
+		og->nested = 1;
+		og->line = w->sig_frame;
+		if (!overflow && c->maps && si->si_signo == SIGSEGV &&
+		    cr_code_has_addr(si->si_signo, si->si_code))
+			overflow = cr_maps_overflow(c->maps, (uintptr_t)si->si_addr, w->sig_sp);
 	}
 	if (overflow) {
-		cr_puts(o, "cause: stack overflow\n");
-		return;
-	}
-	if (nested) {
+		cause = "stack overflow";
+	} else if (og->nested) {
 		/* The first signal's pc: its frame's, where the walk kept it (0:
 		   not known, then only what needs no pc).  Its error code is in
 		   its signal frame, not read here. */
-		if (cr_code_has_addr(si.si_signo, si.si_code))
-			cause = fault_cause(c, si.si_signo, &si, have_sig_pc, sig_pc, -1);
+		if (cr_code_has_addr(si->si_signo, si->si_code))
+			cause = fault_cause(c, si->si_signo, si, have_sig_pc, sig_pc, -1);
 	} else if (c->si && cr_code_has_addr(c->sig, c->si->si_code)) {
 		cause = fault_cause(c, c->sig, c->si, c->exact, c->regs->pc, pf_err(c));
 	} else if (c->si && cr_code_has_sender(c->si->si_code)) {
@@ -371,16 +373,41 @@ static void put_origin(struct cr_out *o, const struct cr_crash *c, const struct 
 		} else if (pid > 0 && c->si->si_pid == pid) {
 			cause = "raised by the process itself (abort, raise, or kill of its own pid)";
 		} else if (pid > 0) {
-			cr_puts(o, "cause: sent by another process (pid ");
-			cr_putu(o, (uint64_t)c->si->si_pid);
-			cr_puts(o, ", uid ");
-			cr_putu(o, (uint64_t)c->si->si_uid);
-			cr_puts(o, ")\n");
+			struct cr_out o;
+
+			cr_out_mem(&o, og->cause, sizeof(og->cause));
+			cr_puts(&o, "sent by another process (pid ");
+			cr_putu(&o, (uint64_t)c->si->si_pid);
+			cr_puts(&o, ", uid ");
+			cr_putu(&o, (uint64_t)c->si->si_uid);
+			cr_puts(&o, ")");
+			cr_out_drain(&o);
 		}
 	}
 	if (cause) {
+		size_t n = cr_strlen(cause);
+
+		n = n < sizeof(og->cause) ? n : sizeof(og->cause) - 1;
+		memcpy(og->cause, cause, n);
+		og->cause[n] = 0;
+	}
+}
+
+/* "raised in the handler of signal ..." and "cause: ..." lines. */
+static void put_origin(struct cr_out *o, const struct cr_origin *og)
+{
+	if (og->nested) {
+		cr_puts(o, "raised in the handler of signal ");
+		put_sigdesc(o, og->si.si_signo, &og->si);
+		cr_puts(o, " (frame #");
+		if (og->line < 10)
+			cr_putc(o, '0');
+		cr_putu(o, og->line);
+		cr_puts(o, ")\n");
+	}
+	if (og->cause[0]) {
 		cr_puts(o, "cause: ");
-		cr_puts(o, cause);
+		cr_puts(o, og->cause);
 		cr_putc(o, '\n');
 	}
 }
@@ -390,13 +417,20 @@ static void put_origin(struct cr_out *o, const struct cr_crash *c, const struct 
  * itself (abort()), what glibc recorded or the C++ exception being handled.
  * Not inlined: its buffer is never on the stack with the walk's frames.
  */
+size_t cr_report_abort(const struct cr_crash *c, const struct cr_mem *m, char *buf, size_t cap)
+{
+	if (c->sig != SIGABRT || !c->si || !cr_code_has_sender(c->si->si_code) ||
+	    c->si->si_pid != cr_sys_getpid())
+		return 0;
+	return cr_abort_message(m, buf, cap);
+}
+
 static __attribute__((noinline)) void put_abort(struct cr_out *o, const struct cr_crash *c,
 						const struct cr_mem *m)
 {
-	char buf[3 * 1024];
+	char buf[CR_REPORT_ABORT_MAX];
 
-	if (c->sig != SIGABRT || !c->si || !cr_code_has_sender(c->si->si_code) ||
-	    c->si->si_pid != cr_sys_getpid() || !cr_abort_message(m, buf, sizeof(buf)))
+	if (!cr_report_abort(c, m, buf, sizeof(buf)))
 		return;
 	cr_puts(o, "abort message: '");
 	cr_puts(o, buf);
@@ -418,20 +452,38 @@ static void put_reg(struct cr_out *o, const char *name, int valid, uint64_t v, u
 	}
 }
 
-void cr_report_regs(struct cr_out *o, const struct cr_crash *c)
+void cr_report_regs(const struct cr_crash *c, cr_reg_fn *fn, void *arg)
 {
 	const struct cr_arch *a = cr_host;
 	const struct cr_regs *r = c->regs;
-	unsigned col = 0;
 
 	for (const uint8_t *p = a->dump_order; *p != 0xff; p++)
 		if (a->regname[*p])
-			put_reg(o, a->regname[*p], cr_reg_valid(r, *p), r->r[*p], &col);
+			fn(arg, a->regname[*p], cr_reg_valid(r, *p), r->r[*p]);
 	if (a->ra_in_reg)	/* the pc is no DWARF column on these arches */
-		put_reg(o, "pc", 1, r->pc, &col);
+		fn(arg, "pc", 1, r->pc);
 	for (unsigned i = 0; c->extra && i < c->extra->n; i++)
-		put_reg(o, c->extra->name[i], 1, c->extra->val[i], &col);
-	if (col)
+		fn(arg, c->extra->name[i], 1, c->extra->val[i]);
+}
+
+struct regcols {
+	struct cr_out *o;
+	unsigned col;
+};
+
+static void put_reg_fn(void *arg, const char *name, int valid, uint64_t v)
+{
+	struct regcols *rc = arg;
+
+	put_reg(rc->o, name, valid, v, &rc->col);
+}
+
+void cr_report_regs_text(struct cr_out *o, const struct cr_crash *c)
+{
+	struct regcols rc = { o, 0 };
+
+	cr_report_regs(c, put_reg_fn, &rc);
+	if (rc.col)
 		cr_putc(o, '\n');
 }
 
@@ -638,47 +690,34 @@ static void rows_batch(struct cr_symz *z)
 }
 
 /* A name as the symbol tables or DWARF have it, demangled unless CRASH_SYMBOLS=mangled. */
-static void put_name(struct cr_out *o, struct cr_symz *z, const char *name)
+static const char *demangled(struct cr_symz *z, const char *name)
 {
 	if (z->mode != CR_SYMBOLS_MANGLED && name[0] == '_' && (name[1] == 'Z' || name[1] == 'R') &&
 	    cr_demangle_ws(&z->ws, name, z->text, sizeof(z->text)) >= 0)
-		name = z->text;
-	cr_puts(o, name);
+		return z->text;
+	return name;
 }
 
-/* " at FILE:LINE" for file number file of c's unit (row: the line table's row, file set). */
-static void put_at(struct cr_out *o, struct cr_symz *z, const struct chain *c, int row,
-		   uint64_t file, uint64_t line)
+/* FILE of " at FILE:LINE" for file number file of c's unit (row: the line table's row, file
+   set), or NULL when the line says nothing. */
+static const char *at_file(struct cr_symz *z, const struct chain *c, int row, uint64_t file,
+			   uint64_t line)
 {
 	const char *dir = cr_dwinfo_str(&c->cu.comp_dir, z->comp_dir, sizeof(z->comp_dir)) == 0
 				  ? z->comp_dir
 				  : NULL;
 
 	if (!line || !(c->cu.has & CR_DWCU_STMT_LIST))
-		return;
+		return NULL;
 	if (!row && cr_dwline_file(&c->im->line, c->cu.stmt_list, file, dir, z->path,
 				   sizeof(z->path)) < 0)
-		return;
-	if (!z->path[0])
-		return;
-	cr_puts(o, " at ");
-	cr_puts(o, z->path);
-	cr_putc(o, ':');
-	cr_putu(o, line);
+		return NULL;
+	return z->path[0] ? z->path : NULL;
 }
 
-static void put_index(struct cr_out *o, unsigned idx)
+static void put_build_id(struct cr_out *o, const struct cr_module *mod)
 {
-	cr_puts(o, "      #");
-	if (idx < 10)
-		cr_putc(o, '0');
-	cr_putu(o, idx);
-	cr_puts(o, " pc ");
-}
-
-static void put_build_id(struct cr_out *o, struct cr_btlines *bl, const struct cr_module *mod)
-{
-	if (first_of(bl, mod->lo) && mod->build_id_len) {
+	if (mod->build_id_len) {
 		cr_puts(o, " (BuildId: ");
 		for (unsigned i = 0; i < mod->build_id_len; i++)
 			cr_putx(o, mod->build_id[i], 2);
@@ -686,8 +725,49 @@ static void put_build_id(struct cr_out *o, struct cr_btlines *bl, const struct c
 	}
 }
 
-unsigned cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
-			 const struct cr_frame *f, struct cr_btlines *bl)
+/* One frame line of the text report (docs/report-format.md, "One line per frame"). */
+static void put_fline(void *arg, const struct cr_fline *l)
+{
+	struct cr_out *o = arg;
+
+	cr_puts(o, "      #");
+	if (l->idx < 10)
+		cr_putc(o, '0');
+	cr_putu(o, l->idx);
+	cr_puts(o, " pc ");
+	if (l->noexec || !l->mod) {
+		cr_putx(o, l->pc, 16);
+		cr_puts(o, l->noexec ? "  <not in any executable mapping>" : "  <unknown>");
+	} else {
+		cr_putx(o, l->pc - l->mod->bias, 16);
+		cr_puts(o, "  ");
+		cr_puts(o, l->mod->path[0] ? l->mod->path : "<anonymous>");
+		if (l->name) {
+			cr_puts(o, " (");
+			cr_puts(o, l->name);
+			if (l->has_off) {
+				cr_putc(o, '+');
+				cr_putu(o, l->off);
+			}
+			cr_putc(o, ')');
+		}
+		if (l->first_of_module)
+			put_build_id(o, l->mod);
+	}
+	cr_puts(o, " [");
+	cr_puts(o, l->is_inline ? "inline" : cr_tag_name(l->tag));
+	cr_putc(o, ']');
+	if (l->file) {
+		cr_puts(o, " at ");
+		cr_puts(o, l->file);
+		cr_putc(o, ':');
+		cr_putu(o, l->line);
+	}
+	cr_putc(o, '\n');
+}
+
+unsigned cr_report_frame_lines(const struct cr_mem *m, unsigned idx, const struct cr_frame *f,
+			       struct cr_btlines *bl, cr_fline_fn *fn, void *arg)
 {
 	/* Callers print the return address - 1: inside the call instruction. */
 	uint64_t pc = (f->flags & CR_FRAME_EXACT) ? f->pc : f->pc - 1;
@@ -698,6 +778,7 @@ unsigned cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 	struct cr_dwline_row row;
 	struct cr_module mod;
 	struct cr_symz *z;
+	struct cr_fline l = { .idx = idx, .pc = pc, .tag = f->tag };
 	unsigned lines = 1, k = 0;
 	int have_row = 0;
 
@@ -711,17 +792,12 @@ unsigned cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 	}
 	z = bl->z;
 	if (f->flags & CR_FRAME_NOEXEC) {
-		put_index(o, idx);
-		cr_putx(o, f->pc, 16);
-		cr_puts(o, "  <not in any executable mapping>");
-		goto tag;
+		l.pc = f->pc;
+		l.noexec = 1;
+		goto own;
 	}
-	if ((bl->find_module ? bl->find_module : cr_module_find)(m, pc, &mod) < 0) {
-		put_index(o, idx);
-		cr_putx(o, pc, 16);
-		cr_puts(o, "  <unknown>");
-		goto tag;
-	}
+	if ((bl->find_module ? bl->find_module : cr_module_find)(m, pc, &mod) < 0)
+		goto own;
 	if (z) {
 		c = chain_at(z, &mod, pc);
 		fr = chain_frames(z, c);
@@ -743,61 +819,66 @@ unsigned cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 		}
 		lines = c->n > 1 ? c->n : 1;
 	}
+	l.mod = &mod;
 	/* The inlined frames, innermost first: the DWARF's names, at the line
 	   table's row, then each at the call site of the one before. */
 	for (k = 0; k + 1 < lines; k++) {
-		put_index(o, idx + k);
-		cr_putx(o, pc - mod.bias, 16);
-		cr_puts(o, "  ");
-		cr_puts(o, mod.path[0] ? mod.path : "<anonymous>");
+		l.idx = idx + k;
+		l.name = l.raw = NULL;
+		l.has_off = 0;
 		if (cr_dwinfo_str(&fr[k].name, z->raw, sizeof(z->raw)) == 0 && z->raw[0]) {
-			cr_puts(o, " (");
-			put_name(o, z, z->raw);
+			l.raw = z->raw;
+			l.name = demangled(z, z->raw);
 			if (pc - mod.bias >= fr[k].low) {
-				cr_putc(o, '+');
-				cr_putu(o, pc - mod.bias - fr[k].low);
+				l.has_off = 1;
+				l.off = pc - mod.bias - fr[k].low;
+				l.sym_start = fr[k].low + mod.bias;
 			}
-			cr_putc(o, ')');
 		}
-		put_build_id(o, bl, &mod);
-		cr_puts(o, " [inline]");
+		l.first_of_module = first_of(bl, mod.lo);
+		l.is_inline = 1;
+		l.file = NULL;
 		if (k == 0 && have_row)
-			put_at(o, z, c, 1, row.file, row.line);
+			l.file = at_file(z, c, 1, row.file, l.line = row.line);
 		else if (k > 0)
-			put_at(o, z, c, 0, fr[k - 1].call_file, fr[k - 1].call_line);
-		cr_putc(o, '\n');
+			l.file = at_file(z, c, 0, fr[k - 1].call_file, l.line = fr[k - 1].call_line);
+		fn(arg, &l);
 	}
-	put_index(o, idx + k);
-	cr_putx(o, pc - mod.bias, 16);
-	cr_puts(o, "  ");
-	cr_puts(o, mod.path[0] ? mod.path : "<anonymous>");
+	l.idx = idx + k;
+	l.name = l.raw = NULL;
+	l.has_off = 0;
 	if (find_sym(m, &mod, pc, bl, &sym) == 0) {
-		cr_puts(o, " (");
 		if (z) {
 			cr_sym_name(m, sym, z->raw, sizeof(z->raw));
-			put_name(o, z, z->raw);
+			l.raw = z->raw;
+			l.name = demangled(z, z->raw);
 		} else {
-			cr_puts(o, sym->name);
+			l.raw = l.name = sym->name;
 		}
-		cr_putc(o, '+');
-		cr_putu(o, pc - sym->start);
-		cr_putc(o, ')');
+		l.has_off = 1;
+		l.off = pc - sym->start;
+		l.sym_start = sym->start;
 	}
-	put_build_id(o, bl, &mod);
-tag:
-	cr_puts(o, " [");
-	cr_puts(o, cr_tag_name(f->tag));
-	cr_putc(o, ']');
+	l.first_of_module = first_of(bl, mod.lo);
+own:
+	l.is_inline = 0;
+	l.file = NULL;
 	if (c && c->im) {
 		if (k == 0 && have_row)
-			put_at(o, z, c, 1, row.file, row.line);
+			l.file = at_file(z, c, 1, row.file, l.line = row.line);
 		else if (k > 0)
-			put_at(o, z, c, 0, fr[k - 1].call_file, fr[k - 1].call_line);
+			l.file = at_file(z, c, 0, fr[k - 1].call_file, l.line = fr[k - 1].call_line);
 	}
-	cr_putc(o, '\n');
+	fn(arg, &l);
 	if (bl == &local)
 		cr_symfiles_close(&local.files);
 	return lines;
+}
+
+unsigned cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
+			 const struct cr_frame *f, struct cr_btlines *bl)
+{
+	return cr_report_frame_lines(m, idx, f, bl, put_fline, o);
 }
 
 /* How many lines a frame takes: 1, and the frames inlined at its pc. */
@@ -826,40 +907,30 @@ static const char *const stop_text[] = {
 
 /*
  * Pass 1 counts the lines (and finds the line of the frame a signal
- * interrupted), pass 2 prints each frame as the walk finds it; build-id once
- * per module.
+ * interrupted), pass 2 gives each frame's lines as the walk finds it (when
+ * the frame buffer is held by another walk); build-id once per module.
  */
-struct printer {
-	struct cr_out *o;
-	const struct cr_mem *m;
-	struct cr_btlines bl;
-	unsigned lines;		/* printed (pass 2) or counted (pass 1) so far */
-	unsigned sig_frame;	/* the walk's frame a signal interrupted (pass 1) */
-	unsigned sig_line;	/* its line */
-};
-
 static void count_sink(struct cr_trace *t, const struct cr_frame *f)
 {
-	struct printer *p = t->arg;
+	struct cr_bt *b = t->arg;
 
-	p->lines += frame_lines(p->m, f, &p->bl);
-	if (t->n == p->sig_frame)
-		p->sig_line = p->lines - 1;	/* the frame's own line, after its inlines */
+	b->lines += frame_lines(b->m, f, &b->bl);
+	if (t->n == b->sig_frame)
+		b->sig_line = b->lines - 1;	/* the frame's own line, after its inlines */
 }
 
 static void print_sink(struct cr_trace *t, const struct cr_frame *f)
 {
-	struct printer *p = t->arg;
+	struct cr_bt *b = t->arg;
 
-	p->lines += cr_report_frame(p->o, p->m, p->lines, f, &p->bl);
+	b->lines += cr_report_frame_lines(b->m, b->lines, f, &b->bl, b->fn, b->arg);
 }
 
-static unsigned walk(const struct cr_crash *c, const struct cr_mem *m, const struct cr_policy *p,
-		     struct cr_trace *t, struct cr_walk *w)
+static unsigned walk(struct cr_bt *b)
 {
-	cr_walk_live(w, c->maps, c->regs->r[cr_host->sp], c->exact);
-	w->mem = m;
-	return cr_unwind(w, c->regs, p, t);
+	cr_walk_live(&b->w, b->c->maps, b->c->regs->r[cr_host->sp], b->c->exact);
+	b->w.mem = b->m;
+	return cr_unwind(&b->w, b->c->regs, b->p, &b->t);
 }
 
 /* One walk into here when it is free (the crash owner always finds it free). */
@@ -881,70 +952,111 @@ void cr_report_head(struct cr_out *o, const struct cr_policy *p, const struct cr
 	cr_putc(o, '\n');
 }
 
-void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
-			 const struct cr_policy *p, int first)
+void cr_bt_prepare(struct cr_bt *b, const struct cr_crash *c, const struct cr_mem *m,
+		   const struct cr_policy *p)
 {
-	struct cr_walk w;
-	struct printer pr = { .o = o, .m = m, .sig_frame = ~0u };
-	struct cr_trace t = { .f = NULL, .sink = NULL, .arg = &pr, .max = c->max_frames };
-	struct cr_trace head;
-	uint64_t sig_pc;
-	int have_sig_pc;
 	size_t size = 0;
 
-	pr.bl.find_module = NULL;
-	pr.bl.mod_lo = 0;
-	pr.bl.nseen = 0;
-	cr_symfiles_init(&pr.bl.files);
-	pr.bl.z = symz_get(&pr.bl.files);
+	b->c = c;
+	b->m = m;
+	b->p = p;
+	b->t = (struct cr_trace){ .f = NULL, .sink = NULL, .arg = b, .max = c->max_frames };
+	b->lines = 0;
+	b->sig_frame = b->sig_line = ~0u;
+	b->bl.find_module = NULL;
+	b->bl.mod_lo = 0;
+	b->bl.nseen = 0;
+	cr_symfiles_init(&b->bl.files);
+	b->bl.z = symz_get(&b->bl.files);
 	/* The header comes first: walk once into the buffer, or, when another
 	   thread holds it, count in a first pass and print in a second.  The
 	   count includes the inlined frames' lines (their DWARF lookups are
 	   kept for the printing pass). */
-	if (t.max <= CR_ARRAY_SIZE(frame_buf))
-		t.f = cr_scratch_get(&frames, NULL, 0, &size);
-	if (t.f) {
-		walk(c, m, p, &t, &w);
-		pr.sig_frame = w.sig_info ? w.sig_frame : ~0u;
-		for (unsigned i = 0; i < t.n; i++) {
-			pr.lines += frame_lines(m, &t.f[i], &pr.bl);
-			if (i == pr.sig_frame)
-				pr.sig_line = pr.lines - 1;
+	if (b->t.max <= CR_ARRAY_SIZE(frame_buf))
+		b->t.f = cr_scratch_get(&frames, NULL, 0, &size);
+	if (b->t.f) {
+		walk(b);
+		b->sig_frame = b->w.sig_info ? b->w.sig_frame : ~0u;
+		for (unsigned i = 0; i < b->t.n; i++) {
+			b->lines += frame_lines(m, &b->t.f[i], &b->bl);
+			if (i == b->sig_frame)
+				b->sig_line = b->lines - 1;
 		}
 	} else {
 		/* The sig_frame of a walk is known only at its end: a first walk
 		   finds it, the counting walk its line. */
-		t.sink = count_sink;
-		walk(c, m, p, &t, &w);
-		pr.sig_frame = w.sig_info ? w.sig_frame : ~0u;
-		pr.lines = 0;
-		walk(c, m, p, &t, &w);
+		b->t.sink = count_sink;
+		walk(b);
+		b->sig_frame = b->w.sig_info ? b->w.sig_frame : ~0u;
+		b->lines = 0;
+		walk(b);
 	}
-	have_sig_pc = t.f && w.sig_info && w.sig_frame < t.n;
-	sig_pc = have_sig_pc ? t.f[w.sig_frame].pc : 0;
-	if (pr.bl.z)
-		rows_batch(pr.bl.z);
-	if (w.sig_info)
-		w.sig_frame = pr.sig_line;
+	b->have_sig_pc = b->t.f && b->w.sig_info && b->w.sig_frame < b->t.n;
+	b->sig_pc = b->have_sig_pc ? b->t.f[b->w.sig_frame].pc : 0;
+	if (b->bl.z)
+		rows_batch(b->bl.z);
+	if (b->w.sig_info)
+		b->w.sig_frame = b->sig_line;
+}
+
+void cr_bt_origin(const struct cr_bt *b, struct cr_origin *out)
+{
+	origin_find(b->c, b->m, &b->w, b->have_sig_pc, b->sig_pc, out);
+}
+
+void cr_bt_head(const struct cr_bt *b, struct cr_trace *head)
+{
+	*head = b->t;
+	head->n = b->lines;
+}
+
+void cr_bt_lines(struct cr_bt *b, cr_fline_fn *fn, void *arg)
+{
+	unsigned lines = 0;
+
+	b->bl.nseen = 0;
+	if (b->t.f) {
+		for (unsigned i = 0; i < b->t.n; i++)
+			lines += cr_report_frame_lines(b->m, lines, &b->t.f[i], &b->bl, fn, arg);
+		cr_scratch_put(&frames, b->t.f);
+		b->t.f = NULL;
+	} else {
+		b->lines = 0;
+		b->fn = fn;
+		b->arg = arg;
+		b->t.sink = print_sink;
+		walk(b);
+	}
+}
+
+void cr_bt_done(struct cr_bt *b)
+{
+	if (b->t.f)
+		cr_scratch_put(&frames, b->t.f);
+	b->t.f = NULL;
+	cr_symfiles_close(&b->bl.files);
+	symz_put(b->bl.z);
+	b->bl.z = NULL;
+}
+
+void cr_report_backtrace(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m,
+			 const struct cr_policy *p, int first)
+{
+	struct cr_bt b;
+	struct cr_trace head;
+
+	cr_bt_prepare(&b, c, m, p);
 	if (first) {
-		put_origin(o, c, m, &w, have_sig_pc, sig_pc);
+		struct cr_origin og;
+
+		cr_bt_origin(&b, &og);
+		put_origin(o, &og);
 		put_abort(o, c, m);
 	}
-	head = t;
-	head.n = pr.lines;
+	cr_bt_head(&b, &head);
 	cr_report_head(o, p, &head);
-	pr.lines = 0;
-	pr.bl.nseen = 0;
-	if (t.f) {
-		for (unsigned i = 0; i < t.n; i++)
-			pr.lines += cr_report_frame(o, m, pr.lines, &t.f[i], &pr.bl);
-		cr_scratch_put(&frames, t.f);
-	} else {
-		t.sink = print_sink;
-		walk(c, m, p, &t, &w);
-	}
-	cr_symfiles_close(&pr.bl.files);
-	symz_put(pr.bl.z);
+	cr_bt_lines(&b, put_fline, o);
+	cr_bt_done(&b);
 }
 
 void cr_report(struct cr_out *o, const struct cr_crash *c)
@@ -960,9 +1072,9 @@ void cr_report(struct cr_out *o, const struct cr_crash *c)
 	cr_mem_fast_init(&ms);
 	cr_puts(o, c->sig ? "*** libcrash: fatal signal ***\n" : "*** libcrash: report requested ***\n");
 	put_ids(o);
-	put_process(o);
+	put_process(o, c);
 	put_signal(o, c);
-	cr_report_regs(o, c);
+	cr_report_regs_text(o, c);
 	cr_flush(o);	/* what we have is out, even if the walk goes wrong */
 	/* The public engine becomes the walk's policy here; ALL: one backtrace each. */
 	if (c->engine == CRASH_ENGINE_ALL) {

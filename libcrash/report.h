@@ -4,6 +4,8 @@
 #define CR_REPORT_H
 
 #include <signal.h>
+#include <sys/utsname.h>
+#include <time.h>
 
 #include "context.h"
 #include "sym.h"
@@ -22,12 +24,46 @@ struct cr_crash {
 	int exact;			/* regs->pc is exact (a ucontext) */
 	const struct cr_threads *threads;	/* the other threads (threads.h), or NULL:
 						   the crashing thread's report only */
+	const struct timespec *when;	/* CLOCK_REALTIME of the crash; NULL: now */
 };
+
+/* Who crashed: pid and tid (-1: refused, seccomp), the thread's name, the executable. */
+struct cr_ids {
+	long pid, tid;
+	char name[64];			/* "": unknown */
+	char exe[256];			/* "": unknown */
+};
+void cr_report_ids(struct cr_ids *d);
+
+/* The process lines' facts (docs/report-format.md, line 3). */
+struct cr_proc {
+	char time[CR_UTC_LEN + 1];	/* ISO 8601 UTC; "": unknown */
+	int64_t uptime_ms;		/* -1: unknown */
+	char cmdline[1024];		/* /proc/self/cmdline: NUL-separated arguments */
+	size_t cmdlen;			/* without the last NULs */
+	int cmdcut;			/* longer than the buffer */
+	long uid, euid;			/* -1: unknown */
+	int have_uname;
+	struct utsname u;
+};
+void cr_report_proc(struct cr_proc *p, const struct cr_crash *c);
+
+/* Frame #00's registers in the report's order (line 5), extras last; valid 0: unknown. */
+typedef void cr_reg_fn(void *arg, const char *name, int valid, uint64_t v);
+void cr_report_regs(const struct cr_crash *c, cr_reg_fn *fn, void *arg);
 
 void cr_report(struct cr_out *o, const struct cr_crash *c);
 
-/* The registers of c->regs (and c->extra) in the arch's report order. */
-void cr_report_regs(struct cr_out *o, const struct cr_crash *c);
+/*
+ * The abort message of a SIGABRT the process raised itself (abortmsg.h,
+ * cr_abort_message: escaped, NUL-terminated) into buf; returns its length, 0
+ * for none.  AS-safe.
+ */
+#define CR_REPORT_ABORT_MAX (3 * 1024)
+size_t cr_report_abort(const struct cr_crash *c, const struct cr_mem *m, char *buf, size_t cap);
+
+/* The register lines of c->regs (and c->extra): cr_report_regs printed as text. */
+void cr_report_regs_text(struct cr_out *o, const struct cr_crash *c);
 
 /*
  * The sections of the other threads of c->threads, after the crashing
@@ -51,6 +87,14 @@ void cr_report_head(struct cr_out *o, const struct cr_policy *p, const struct cr
 
 struct cr_symz;
 
+/* What a walk found about where the signal came from (docs/report-format.md, line 6). */
+struct cr_origin {
+	int nested;		/* raised in the handler of si's signal */
+	siginfo_t si;		/* nested: the first signal's, from its signal frame */
+	unsigned line;		/* nested: the frame line (#NN) that signal interrupted */
+	char cause[128];	/* the cause line's text; "": none */
+};
+
 /* What the frame lines of one backtrace keep from line to line. */
 struct cr_btlines {
 	/* Where the frame lines look modules up: NULL, cr_module_find (tests
@@ -73,5 +117,59 @@ struct cr_btlines {
  */
 unsigned cr_report_frame(struct cr_out *o, const struct cr_mem *m, unsigned idx,
 			 const struct cr_frame *f, struct cr_btlines *bl);
+
+/*
+ * The facts of one frame line, as cr_report_frame_lines() finds them: the
+ * text report prints them (cr_report_frame), the JSON report too (json.h),
+ * so both say the same.  Pointers are valid during the callback only.
+ */
+struct cr_fline {
+	unsigned idx;			/* #NN */
+	uint64_t pc;			/* the lookup pc, absolute (exact, or return address - 1) */
+	const struct cr_module *mod;	/* the pc's module; NULL: none (<unknown>, noexec) */
+	int noexec;			/* frame #00 in no executable mapping (pc: as it is) */
+	const char *name;		/* the function as printed (demangled), NULL: none */
+	const char *raw;		/* the same as the symbol table or DWARF has it */
+	int has_off;			/* off and sym_start are known */
+	uint64_t off, sym_start;	/* pc - sym_start; sym_start absolute */
+	int first_of_module;		/* the backtrace's first line in mod (BuildId printed) */
+	int is_inline;			/* an inlined frame: [inline] */
+	unsigned tag;			/* enum cr_tag of the frame (not for inlined lines) */
+	const char *file;		/* " at FILE:LINE", NULL: none */
+	uint64_t line;
+};
+typedef void cr_fline_fn(void *arg, const struct cr_fline *l);
+
+/*
+ * One backtrace, walked by cr_bt_prepare(): its frame count (inlined lines
+ * included), the origin facts for the report's first, then its lines
+ * (cr_bt_lines, once), then cr_bt_done().  cr_report_backtrace() prints it as
+ * text; the JSON report (json-report.c) prints the same facts.
+ */
+struct cr_bt {
+	const struct cr_crash *c;
+	const struct cr_mem *m;
+	const struct cr_policy *p;
+	struct cr_btlines bl;
+	struct cr_trace t;		/* the walk; t.f NULL: walked again to print */
+	struct cr_walk w;
+	unsigned lines;			/* frame lines, inlined frames' included */
+	unsigned sig_frame, sig_line;	/* the frame a signal interrupted, and its line */
+	int have_sig_pc;
+	uint64_t sig_pc;
+	cr_fline_fn *fn;		/* the printing walk's (frame buffer held elsewhere) */
+	void *arg;
+};
+void cr_bt_prepare(struct cr_bt *b, const struct cr_crash *c, const struct cr_mem *m,
+		   const struct cr_policy *p);
+void cr_bt_origin(const struct cr_bt *b, struct cr_origin *out);
+/* The trace as its header line reports it: n is the number of frame lines. */
+void cr_bt_head(const struct cr_bt *b, struct cr_trace *head);
+void cr_bt_lines(struct cr_bt *b, cr_fline_fn *fn, void *arg);
+void cr_bt_done(struct cr_bt *b);
+
+/* cr_report_frame's facts, each line given to fn in order.  Returns how many. */
+unsigned cr_report_frame_lines(const struct cr_mem *m, unsigned idx, const struct cr_frame *f,
+			       struct cr_btlines *bl, cr_fline_fn *fn, void *arg);
 
 #endif

@@ -262,31 +262,47 @@ static void classify(struct cr_sink_io *io)
 	io->chunk = S_ISCHR(mode) ? 256 : 4096;
 }
 
-static int open_new(int dirfd)
+#define NEW_FLAGS (O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+
+/*
+ * A new report file in dirfd, its name into io->name.  The JSON twin of a
+ * text report (text: its io) takes the text file's name with ".json" for
+ * ".txt"; a report alone a new name (.json for JSON).
+ */
+static int open_new(int dirfd, struct cr_sink_io *io, const struct cr_sink_io *text)
 {
-	char name[96];
+	char *name = io->name;
 	struct timespec t;
-	size_t n;
+	size_t n = text ? cr_strlen(text->name) : 0;
 	int fd = -EEXIST;
 
+	if (text && n >= 4 && n + 2 <= sizeof(io->name)) {
+		memcpy(name, text->name, n - 4);
+		memcpy(name + n - 4, ".json", 6);
+		return cr_sys_openat(dirfd, name, NEW_FLAGS, 0600);
+	}
 	if (cr_sys_clock_gettime(CLOCK_REALTIME, &t) < 0)
 		t.tv_sec = 0;
-	n = cr_sink_name(name, sizeof(name) - 4, t.tv_sec, cr_sys_getpid(), cr_sys_gettid());
+	n = cr_sink_name(name, sizeof(io->name) - 8, t.tv_sec, cr_sys_getpid(), cr_sys_gettid());
+	if (n < 4)
+		return -ENAMETOOLONG;
 	/* The same name again (the same thread's second crash within a second):
 	   -2 to -9 before .txt. */
-	for (unsigned i = 0; n && fd == -EEXIST && i < 9; i++) {
+	for (unsigned i = 0; fd == -EEXIST && i < 9; i++) {
+		size_t k = n - 4;
+
 		if (i) {
-			memcpy(name + n - 4, "-x.txt", 7);
-			name[n - 3] = (char)('1' + i);
+			name[k++] = '-';
+			name[k++] = (char)('1' + i);
 		}
-		fd = cr_sys_openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC |
-						   O_NONBLOCK | O_NOCTTY,
-				   0600);
+		memcpy(name + k, io->json ? ".json" : ".txt", io->json ? 6 : 5);
+		fd = cr_sys_openat(dirfd, name, NEW_FLAGS, 0600);
 	}
 	return fd;
 }
 
-void cr_sink_begin(struct cr_sink_io *io, const struct cr_sink *s, int sig)
+static void begin(struct cr_sink_io *io, const struct cr_sink *s, int sig, int json,
+		  const struct cr_sink_io *text)
 {
 	uint64_t pipe = CR_SIGBIT(SIGPIPE), pending = 0;
 	struct timespec t;
@@ -297,6 +313,8 @@ void cr_sink_begin(struct cr_sink_io *io, const struct cr_sink *s, int sig)
 	io->own = io->locked = io->cut = io->journal = 0;
 	io->jfd = -1;
 	io->sig = sig;
+	io->json = json;
+	io->name[0] = 0;
 	now(&t);
 	io->deadline.tv_sec = t.tv_sec + s->timeout_ms / 1000;
 	io->deadline.tv_nsec = t.tv_nsec + (long)(s->timeout_ms % 1000) * 1000000;
@@ -304,6 +322,8 @@ void cr_sink_begin(struct cr_sink_io *io, const struct cr_sink *s, int sig)
 		io->deadline.tv_nsec -= 1000000000;
 		io->deadline.tv_sec++;
 	}
+	if (text)
+		io->deadline = text->deadline;	/* one CRASH_TIMEOUT for both */
 	cr_sys_sigprocmask(SIG_BLOCK, &pipe, &io->mask);
 	cr_sys_sigpending(&pending);
 	io->pipe_was = pending & pipe;
@@ -323,7 +343,7 @@ void cr_sink_begin(struct cr_sink_io *io, const struct cr_sink *s, int sig)
 		dirfd = same_file(s->fd, s->dev, s->ino)
 				? s->fd
 				: cr_sys_open(s->path, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-		if (dirfd >= 0 && (fd = open_new(dirfd)) >= 0) {
+		if (dirfd >= 0 && (fd = open_new(dirfd, io, text)) >= 0) {
 			io->fd = fd;
 			io->own = 1;
 		}
@@ -335,6 +355,17 @@ void cr_sink_begin(struct cr_sink_io *io, const struct cr_sink *s, int sig)
 		break;
 	}
 	classify(io);
+}
+
+void cr_sink_begin(struct cr_sink_io *io, const struct cr_sink *s, int sig)
+{
+	begin(io, s, sig, 0, NULL);
+}
+
+void cr_sink_begin_json(struct cr_sink_io *io, const struct cr_sink *s, int sig,
+			const struct cr_sink_io *text)
+{
+	begin(io, s, sig, 1, text);
 }
 
 /* ---------------------------------------------------------------- write */

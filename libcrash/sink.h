@@ -63,6 +63,8 @@ struct cr_sink_io {
 	struct timespec deadline;	/* CLOCK_MONOTONIC */
 	uint64_t pipe_was;	/* SIGPIPE already pending before the report */
 	uint64_t mask;		/* the signal mask to restore */
+	int json;		/* a JSON report (DIR: a .json file) */
+	char name[100];		/* DIR: the report file's name */
 };
 
 /*
@@ -73,6 +75,15 @@ struct cr_sink_io {
  * cr_sink_end.
  */
 void cr_sink_begin(struct cr_sink_io *io, const struct cr_sink *s, int sig);
+
+/*
+ * The same for a JSON report.  text: NULL, or the text report just written
+ * (CRASH_FORMAT=both), whose deadline it keeps (one CRASH_TIMEOUT for both)
+ * and, in a directory, whose name it takes with .json for .txt.  Else a
+ * directory gets crash-<UTC time>-<pid>-<tid>.json.
+ */
+void cr_sink_begin_json(struct cr_sink_io *io, const struct cr_sink *s, int sig,
+			const struct cr_sink_io *text);
 
 /* Write buf; nothing once the deadline has passed.  0 or -errno. */
 int cr_sink_write(struct cr_sink_io *io, const char *buf, size_t len);

@@ -20,3 +20,4 @@ include tests/output/local.mk
 include tests/symbols/local.mk
 include tests/threads/local.mk
 include tests/abort/local.mk
+include tests/json/local.mk

@@ -14,8 +14,8 @@
  *   the stack); libcrash's part is the rest.  Budget 1 KiB: the
  *   application's 8 KiB alternate stack must do.
  * - The report stack holds the whole report: budget 16 KiB (STYLE).
- * One child per engine, and one whose assert() fails (the report reads
- * glibc's abort message, abortmsg.c).
+ * One child per engine, one with CRASH_FORMAT=both, and one whose assert() fails (the
+ * report reads glibc's abort message, abortmsg.c).
  */
 #include <assert.h>
 #include <signal.h>
@@ -68,7 +68,7 @@ static size_t used(const unsigned char *p, size_t size)
 }
 
 /* engine < 0: no libcrash, an empty handler of the child's own; abrt: an assert() fails. */
-static void run(int engine, int abrt)
+static void run(int engine, int format, int abrt)
 {
 	pid_t pid;
 
@@ -89,7 +89,8 @@ static void run(int engine, int abrt)
 		} else {
 			crash_install(&(struct crash_options){ .fd = -1, .path = "/dev/null",
 							       .engine = engine,
-							       .no_altstack = 1 });
+							       .no_altstack = 1,
+							       .format = format });
 			cr_report_stack_set(rep, REP);
 		}
 		if (abrt) {
@@ -104,7 +105,8 @@ static void run(int engine, int abrt)
 
 int main(void)
 {
-	static const char *const names[] = { "auto", "fp", "cfi", "scan", "all" };
+	static const char *const names[] = { "auto", "fp", "cfi", "scan", "all",
+					     "all, format both" };
 	char name[160];
 	size_t kernel;
 
@@ -112,7 +114,7 @@ int main(void)
 	rep = mmap(NULL, REP, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (alt == MAP_FAILED || rep == MAP_FAILED)
 		return 1;
-	run(-1, 0);
+	run(-1, 0, 0);
 	{
 		uintptr_t frame;
 
@@ -121,10 +123,13 @@ int main(void)
 	}
 	printf("# the kernel's signal frame and a handler's frame record: %zu bytes\n", kernel);
 	tap_ok(kernel > 0 && kernel < ALT / 2, "the kernel's frame measured");
-	for (int e = CRASH_ENGINE_AUTO; e <= CRASH_ENGINE_ALL; e++) {
+	/* Each engine with the text report, then all of them with the text and
+	   the JSON report (CRASH_FORMAT=both). */
+	for (int e = CRASH_ENGINE_AUTO; e <= CRASH_ENGINE_ALL + 1; e++) {
+		int both = e > CRASH_ENGINE_ALL;
 		size_t a, r;
 
-		run(e, 0);
+		run(both ? CRASH_ENGINE_ALL : e, both ? CRASH_FORMAT_BOTH : CRASH_FORMAT_TEXT, 0);
 		a = used(alt, ALT);
 		r = used(rep, REP);
 		snprintf(name, sizeof(name),
@@ -138,7 +143,7 @@ int main(void)
 	{
 		size_t r;
 
-		run(CRASH_ENGINE_AUTO, 1);
+		run(CRASH_ENGINE_AUTO, CRASH_FORMAT_TEXT, 1);
 		r = used(rep, REP);
 		snprintf(name, sizeof(name),
 			 "an assert() failure (abort message): %zu bytes of libcrash's report stack (< %d)",

@@ -107,6 +107,26 @@ int main(void)
 	tap_ok(cr_opt_symbols("Full", &e) < 0 && cr_opt_symbols("", &e) < 0 &&
 		       cr_opt_symbols("namesx", &e) < 0 && cr_opt_symbols(NULL, &e) < 0,
 	       "symbols: anything else refused");
+	tap_ok(cr_opt_format("text", &e) == 0 && e == CRASH_FORMAT_TEXT &&
+		       cr_opt_format("json", &e) == 0 && e == CRASH_FORMAT_JSON &&
+		       cr_opt_format("both", &e) == 0 && e == CRASH_FORMAT_BOTH,
+	       "format: text, json, both");
+	tap_ok(cr_opt_format("JSON", &e) < 0 && cr_opt_format("", &e) < 0 &&
+		       cr_opt_format("jsonx", &e) < 0 && cr_opt_format(NULL, &e) < 0,
+	       "format: anything else refused");
+	{
+		char *const fmt[] = { "CRASH_FORMAT=both", "CRASH_FORMAT=json", NULL };
+		char *const badfmt[] = { "CRASH_FORMAT=yaml", NULL };
+		struct crash_options fo;
+		char pb[64];
+
+		cr_env_read(&env, fmt);
+		cr_opt_from_env(&fo, &env, pb, sizeof(pb));
+		tap_ok(fo.format == CRASH_FORMAT_BOTH, "env: CRASH_FORMAT=both (the first of two)");
+		cr_env_read(&env, badfmt);
+		cr_opt_from_env(&fo, &env, pb, sizeof(pb));	/* one warning on stderr */
+		tap_ok(fo.format == CRASH_FORMAT_TEXT, "env: CRASH_FORMAT=yaml: text");
+	}
 	char *const none[] = { "CRASH_OUTPUT", "CRASH_OUTPU=1", "HOME=/", NULL };
 	cr_env_read(&env, none);
 	tap_ok(!env.v[CR_ENV_OUTPUT] && !env.v[CR_ENV_SIGNALS] && !env.v[CR_ENV_ENGINE] && !env.v[CR_ENV_MAX_FRAMES] && !env.v[CR_ENV_DISABLE] &&
