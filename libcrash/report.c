@@ -449,7 +449,7 @@ static int first_of(struct cr_btlines *bl, uint64_t lo)
 
 /*
  * The symbolizer of one report: names whole and demangled, and the DWARF of
- * file:line and inlined frames (docs/report-format.md).  Static (~220 KiB of
+ * file:line and inlined frames (docs/report-format.md).  Static (~380 KiB of
  * .bss, touched only by a report): one report at a time holds it; a report
  * that finds it held prints names as the symbol tables have them.
  */

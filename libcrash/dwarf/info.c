@@ -78,6 +78,7 @@ struct ctx {
 	struct cr_cursor a;	/* over .debug_abbrev */
 	const struct cr_dwabbrevs *ab;	/* NULL, or cu's table decoded */
 	int walk;	/* reading DIEs for the walk: only its attributes are decoded */
+	int wsteps;	/* ab's walk steps apply (its sizes are this unit's) */
 };
 
 /* A declaration (7.5.3): its tag, children flag, and where its specifications start. */
@@ -97,14 +98,40 @@ static int sect_ok(const struct cr_dwsect *s)
 	return s->mem && s->hi >= s->lo;
 }
 
-/* n (1 to 8) little-endian bytes at c. */
-static uint64_t readn(struct cr_cursor *c, unsigned n)
+/*
+ * n (1 to 8) little-endian bytes at c.  The common sizes in one inline read
+ * (their value on an error differs, 0 instead of the bytes before it: every
+ * caller checks c->err before it uses a value).
+ */
+static inline uint64_t readn(struct cr_cursor *c, unsigned n)
 {
 	uint64_t v = 0;
 
+	switch (n) {
+	case 8:
+		return cr_u64(c);
+	case 4:
+		return cr_u32(c);
+	case 2:
+		return cr_u16(c);
+	case 1:
+		return cr_u8(c);
+	}
 	for (unsigned i = 0; i < n; i++)
 		v |= (uint64_t)cr_u8(c) << (8 * i);
 	return v;
+}
+
+/* cr_skip, inline when the bytes are in the window (which never passes c->end). */
+static inline void skip(struct cr_cursor *c, uint64_t n)
+{
+	uint64_t off = c->pos - c->win_lo;
+
+	if (off <= c->win_hi - c->win_lo && c->win_hi - c->pos >= n) {
+		c->pos += n;
+		return;
+	}
+	cr_skip(c, n);
 }
 
 /* n (1 to 8) bytes at offset off of s: -CR_EINVAL if absent or outside it. */
@@ -406,6 +433,79 @@ static int read_form(const struct ctx *x, struct cr_cursor *c, uint64_t form, in
 	return -CR_EINVAL;
 }
 
+/* read_form, the forms the walk reads most inline (a sibling, a range, a name in place). */
+static inline int walk_form(const struct ctx *x, struct cr_cursor *c, uint64_t form,
+			    int64_t implicit, struct val *v)
+{
+	const struct cr_dwcu *cu = &x->cu;
+	uint64_t u;
+
+	switch (form) {
+	case DW_FORM_ref4:
+		u = cr_u32(c);
+		set(v, V_REF, u < cu->end - cu->off ? cu->off + u : UINT64_MAX);
+		return 0;
+	case DW_FORM_string:
+		set(v, V_STR, 0);
+		v->str.sect = &x->src->info;
+		v->str.pos = c->pos;
+		skip_string(c);
+		return 0;
+	case DW_FORM_data1:
+		set(v, V_CONST, cr_u8(c));
+		return 0;
+	case DW_FORM_data2:
+		set(v, V_CONST, cr_u16(c));
+		return 0;
+	case DW_FORM_data4:
+		set(v, V_CONST, cr_u32(c));
+		return 0;
+	case DW_FORM_data8:
+		set(v, V_CONST, cr_u64(c));
+		return 0;
+	}
+	return read_form(x, c, form, implicit, v);
+}
+
+/*
+ * read_die's decoded path for the walk, its twin (the fuzzer's DWARFINFO
+ * target compares the two): the attributes the walk does not need and whose
+ * sizes are fixed are passed over in one step for each run of them, the
+ * others read as there.  Only the walk's slots are cleared: the walk looks
+ * at no other (walk_slot).
+ */
+static int walk_steps(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t code)
+{
+	const struct cr_dwabbrevs *ab = x->ab;
+	unsigned first = ab->decl[code].wfirst, n = ab->decl[code].wn;
+	struct val scratch;
+	int ret;
+
+	d->a[A_LOW].cls = V_NONE;
+	d->a[A_HIGH].cls = V_NONE;
+	d->a[A_RANGES].cls = V_NONE;
+	d->a[A_SIBLING].cls = V_NONE;
+	d->a[A_CALL_FILE].cls = V_NONE;
+	d->a[A_CALL_LINE].cls = V_NONE;
+	d->a[A_CALL_COLUMN].cls = V_NONE;
+	for (unsigned i = first; i < first + n; i++) {
+		unsigned sp = ab->wop[i].spec;
+		int k;
+
+		if (ab->wop[i].skip)
+			skip(c, ab->wop[i].skip);
+		if (sp == 0xffff)
+			continue;
+		k = ab->spec[sp].slot;
+		if ((ret = walk_form(x, c, ab->spec[sp].form, ab->spec[sp].implicit,
+				     k < 0 ? &scratch : &d->a[k])) < 0)
+			return ret;
+		if (c->err)
+			return cerr(c);
+	}
+	return c->err ? cerr(c) : 0;
+}
+
 /*
  * The DIE at c (7.5.2): its abbreviation code, then its attributes in the
  * order of its declaration.  1: a null entry; 0: *d.
@@ -431,6 +531,8 @@ static int read_die(struct ctx *x, struct cr_cursor *c, struct die *d)
 
 		d->tag = ab->decl[code].tag;
 		d->children = ab->decl[code].children;
+		if (x->walk && x->wsteps)
+			return walk_steps(x, c, d, code);
 		for (k = 0; k < A_N; k++)
 			d->a[k].cls = V_NONE;
 		int sized = x->walk && ab->offsize == x->cu.offsize &&
@@ -438,7 +540,7 @@ static int read_die(struct ctx *x, struct cr_cursor *c, struct die *d)
 
 		for (unsigned i = first; i < first + n; i++) {
 			if (sized && ab->spec[i].skip != 0xff) {
-				cr_skip(c, ab->spec[i].skip);	/* not the walk's: passed by */
+				skip(c, ab->spec[i].skip);	/* not the walk's: passed by */
 				continue;
 			}
 			k = ab->spec[i].slot;
@@ -1176,6 +1278,25 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 			nspec++;
 		}
 		if (keep) {
+			unsigned w = first, acc = 0;
+
+			/* The walk's steps: runs of skips merged, each before a read
+			   (never more steps than specifications: they fit). */
+			for (unsigned j = first; j < nspec; j++) {
+				if (ab->spec[j].skip != 0xff) {
+					acc += ab->spec[j].skip;
+					continue;
+				}
+				ab->wop[w].skip = (uint16_t)acc;
+				ab->wop[w++].spec = (uint16_t)j;
+				acc = 0;
+			}
+			if (acc) {
+				ab->wop[w].skip = (uint16_t)acc;
+				ab->wop[w++].spec = 0xffff;
+			}
+			ab->decl[code].wfirst = (uint16_t)first;
+			ab->decl[code].wn = (uint16_t)(w - first);
 			ab->decl[code].first = (uint16_t)first;
 			ab->decl[code].n = (uint16_t)(nspec - first);
 			ab->decl[code].tag = (uint16_t)tag;
@@ -1219,6 +1340,8 @@ int cr_dwinfo_inlines_ab(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 	}
 	cr_cursor_init(&c, s->mem, s->lo + cu->die, s->lo + cu->end);
 	x.walk = 1;
+	x.wsteps = x.ab && x.ab->offsize == cu->offsize && x.ab->addr_size == cu->addr_size &&
+		   x.ab->version == cu->version;
 	for (i = 0; i < CR_DWINFO_MAX_DIES && c.pos < c.end; i++) {
 		if ((ret = walk_die(&x, &c, &d, pc, ch, &nch, &depth, &skip)) < 0)
 			return ret;

@@ -157,7 +157,7 @@ int cr_dwinfo_inlines(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu,
  * same unit that follow (a backtrace's frames fall in few units): each
  * code's tag and attribute specifications as a small array, instead of
  * LEB128s read again from .debug_abbrev for every DIE.  The caller's
- * storage (the report keeps one in static memory: 38 KiB); zero it before
+ * storage (the report keeps one in static memory: 86 KiB); zero it before
  * first use.  Codes below CR_DWINFO_ABBREV_CACHE whose specifications fit;
  * the others are read from the table as without it.
  */
@@ -168,9 +168,16 @@ struct cr_dwabbrevs {
 	uint8_t offsize, addr_size, version;	/* of the unit the sizes below are for */
 	struct {
 		uint16_t first, n;	/* spec[first, first + n) */
+		uint16_t wfirst, wn;	/* the walk's steps: wop[wfirst, wfirst + wn) */
 		uint16_t tag;
 		uint8_t children, present;
 	} decl[CR_DWINFO_ABBREV_CACHE];
+	/* What the walk does with a DIE: pass skip bytes (the attributes it
+	   does not need, of fixed sizes, in a row), then read spec[spec]
+	   (0xffff: none). */
+	struct {
+		uint16_t skip, spec;
+	} wop[CR_DWABBREV_SPECS];
 	struct {
 		int64_t implicit;	/* DW_FORM_implicit_const's value */
 		uint16_t form;
