@@ -463,6 +463,15 @@ static inline int walk_form(const struct ctx *x, struct cr_cursor *c, uint64_t f
 	case DW_FORM_data8:
 		set(v, V_CONST, cr_u64(c));
 		return 0;
+	case DW_FORM_implicit_const:
+		set(v, V_CONST, (uint64_t)implicit);
+		return 0;
+	case DW_FORM_addr:
+		set(v, V_ADDR, readn(c, cu->addr_size));
+		return 0;
+	case DW_FORM_sec_offset:
+		set(v, V_SECOFF, readn(c, cu->offsize));
+		return 0;
 	}
 	return read_form(x, c, form, implicit, v);
 }
