@@ -79,6 +79,11 @@ struct ctx {
 	const struct cr_dwabbrevs *ab;	/* NULL, or cu's table decoded */
 	int walk;	/* reading DIEs for the walk: only its attributes are decoded */
 	int wsteps;	/* ab's walk steps apply (its sizes are this unit's) */
+	/* Recording a unit's walk (cr_dwwalks): entries go to rec[0, nrec). */
+	struct cr_dwwalk_sub *rec;
+	uint32_t nrec, maxrec, dies;	/* dies: the DIEs the walk has read */
+	int norec;			/* the unit cannot be recorded */
+	uint64_t sib;			/* the target's sibling jump, 0: none */
 };
 
 /* A declaration (7.5.3): its tag, children flag, and where its specifications start. */
@@ -1132,6 +1137,37 @@ static int may_hold_code(unsigned tag)
 }
 
 /*
+ * A DIE with addresses that the walk examined outside any subprogram, for
+ * cr_dwwalks: a subprogram is recorded (with the sibling jump a walk that
+ * misses it would take: after the DIE, at pos); inlined code there is not
+ * (whether the walk goes into it depends on the pc).
+ */
+static void record(struct ctx *x, const struct die *d, unsigned depth, uint64_t pos)
+{
+	struct cr_dwwalk_sub *e;
+	const struct val *sib = &d->a[A_SIBLING];
+
+	if (d->tag != DW_TAG_subprogram || x->nrec == x->maxrec) {
+		x->norec = 1;
+		return;
+	}
+	e = &x->rec[x->nrec++];
+	e->off = d->off;
+	e->depth = depth;
+	e->dies = x->dies;
+	e->ranges = 1;
+	if (d->a[A_RANGES].cls == V_NONE && addr_of(x, &d->a[A_LOW], &e->lo) == 0) {
+		if (d->a[A_HIGH].cls == V_CONST) {
+			e->hi = e->lo + d->a[A_HIGH].u;
+			e->ranges = 0;
+		} else if (addr_of(x, &d->a[A_HIGH], &e->hi) == 0) {
+			e->ranges = 0;
+		}
+	}
+	x->sib = d->children && sib->cls == V_REF && sib->u >= pos && sib->u < x->cu.end ? sib->u : 0;
+}
+
+/*
  * The walk (see info.h): depth is the nesting of the next DIE; skip >= 0:
  * inside the children of a DIE at depth skip whose ranges miss pc.  1: done.
  */
@@ -1156,6 +1192,8 @@ static int walk_die(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t 
 	     d->tag == DW_TAG_lexical_block)) {
 		if ((ret = die_pc(x, d, pc, &has, &hit, &low)) < 0)
 			return ret;
+		if (x->rec && !*n && has)
+			record(x, d, *depth, c->pos - x->src->info.lo);
 		if (hit && (d->tag == DW_TAG_subprogram || (*n && d->tag != DW_TAG_lexical_block))) {
 			if (d->tag == DW_TAG_subprogram)
 				*n = 0;	/* a nested subprogram: the innermost wins */
@@ -1324,6 +1362,52 @@ int cr_dwinfo_inlines(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu,
 int cr_dwinfo_inlines_ab(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu, uint64_t pc,
 			 struct cr_dwframe *f, unsigned cap, unsigned *n, struct cr_dwabbrevs *ab)
 {
+	return cr_dwinfo_inlines_wk(src, cu, pc, f, cap, n, ab, NULL);
+}
+
+/*
+ * Where unit u's record starts pc's walk: the cursor, depth and count of
+ * DIEs at the first recorded subprogram that holds pc, or where the first
+ * walk stopped.  0, or what the walk would have failed with there.
+ */
+static int resume(struct ctx *x, const struct cr_dwwalks *w, unsigned u, uint64_t pc,
+		  struct cr_cursor *c, struct die *d, unsigned *depth, unsigned *dies)
+{
+	const struct cr_dwsect *s = &x->src->info;
+	int ret, has, hit;
+	uint64_t low;
+
+	for (uint32_t k = 0; k < w->unit[u].n; k++) {
+		const struct cr_dwwalk_sub *e = &w->sub[w->unit[u].first + k];
+
+		if (!e->ranges) {
+			if (pc < e->lo || pc >= e->hi)
+				continue;
+		} else {
+			cr_cursor_init(c, s->mem, s->lo + e->off, s->lo + x->cu.end);
+			if ((ret = read_die(x, c, d)) != 0)
+				return ret > 0 ? -CR_EINVAL : ret;
+			if ((ret = die_pc(x, d, pc, &has, &hit, &low)) < 0)
+				return ret;
+			if (!hit)
+				continue;
+		}
+		cr_cursor_init(c, s->mem, s->lo + e->off, s->lo + x->cu.end);
+		*depth = e->depth;
+		*dies = e->dies;
+		return 0;
+	}
+	cr_cursor_init(c, s->mem, s->lo + w->unit[u].stop, s->lo + x->cu.end);
+	*depth = w->unit[u].stop_depth;
+	*dies = w->unit[u].stop_dies;
+	return 0;
+}
+
+int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu, uint64_t pc,
+			 struct cr_dwframe *f, unsigned cap, unsigned *n, struct cr_dwabbrevs *ab,
+			 struct cr_dwwalks *w)
+{
+	unsigned u = CR_DWWALK_UNITS, first = 0;
 	const struct cr_dwsect *s = &src->info;
 	uint32_t cache[CR_DWINFO_ABBREV_CACHE];
 	struct link ch[CR_DWINFO_MAX_FRAMES];
@@ -1351,13 +1435,44 @@ int cr_dwinfo_inlines_ab(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 	x.walk = 1;
 	x.wsteps = x.ab && x.ab->offsize == cu->offsize && x.ab->addr_size == cu->addr_size &&
 		   x.ab->version == cu->version;
-	for (i = 0; i < CR_DWINFO_MAX_DIES && c.pos < c.end; i++) {
+	i = 0;
+	for (unsigned k = 0; w && w->sub && k < w->nunits; k++)
+		if (w->unit[k].mem == s->mem && w->unit[k].lo == s->lo && w->unit[k].cu == cu->off)
+			u = k;
+	if (u < CR_DWWALK_UNITS) {
+		if ((ret = resume(&x, w, u, pc, &c, &d, &depth, &i)) < 0)
+			return ret;
+	} else if (w && w->sub && w->nunits < CR_DWWALK_UNITS) {
+		x.rec = w->sub + w->used;	/* kept below if the walk goes well */
+		x.maxrec = CR_DWWALK_SUBS - w->used;
+		first = w->used;
+	}
+	for (; i < CR_DWINFO_MAX_DIES && c.pos < c.end; i++) {
+		x.dies = i;
 		if ((ret = walk_die(&x, &c, &d, pc, ch, &nch, &depth, &skip)) < 0)
 			return ret;
 		if (ret > 0)
 			break;
 	}
 	x.walk = 0;
+	if (x.rec && !x.norec && i < CR_DWINFO_MAX_DIES &&
+	    ((ret > 0 && x.nrec && ch[0].die == x.rec[x.nrec - 1].off) ||
+	     (nch == 0 && c.pos >= c.end))) {
+		/* Recorded: the next walk that misses the last subprogram goes on
+		   after it (its sibling jump, else its end: its DIEs were read).
+		   Not when the chain's subprogram is one nested in it. */
+		u = w->nunits++;
+		w->unit[u].mem = s->mem;
+		w->unit[u].lo = s->lo;
+		w->unit[u].cu = cu->off;
+		w->unit[u].first = first;
+		w->unit[u].n = x.nrec;
+		w->unit[u].stop = x.sib && nch ? x.sib : c.pos - s->lo;
+		w->unit[u].stop_depth = nch ? ch[0].depth : depth;
+		w->unit[u].stop_dies =
+			x.sib && nch ? x.rec[x.nrec - 1].dies + 1 : (nch ? i + 1 : i);
+		w->used += x.nrec;
+	}
 	if (i == CR_DWINFO_MAX_DIES)
 		return -CR_ERANGE;
 	if (ret == 0 && nch && depth > ch[0].depth)

@@ -196,6 +196,42 @@ int cr_dwinfo_inlines_ab(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 			 struct cr_dwframe *f, unsigned cap, unsigned *n, struct cr_dwabbrevs *ab);
 
 /*
+ * What the first walk in a unit saw, for the unit's next lookups (the frames
+ * of a backtrace come back to the same units): the subprograms it examined
+ * outside any other, in order (each one's offset, depth, and low/high, or
+ * that its DW_AT_ranges must be read again for each pc: a list is read only
+ * up to the entry that holds the pc, so what is malformed past it fails one
+ * pc and not another), and where it stopped.  A next lookup tests those
+ * instead of reading the DIEs between them again, and starts the walk at
+ * the one that holds its pc, or where the first walk stopped: the same
+ * walk, from there.  A unit with code outside any subprogram (inlined
+ * subroutines or blocks with addresses there) is not recorded.  The
+ * caller's storage; sub NULL: nothing is recorded.
+ */
+#define CR_DWWALK_UNITS 64
+#define CR_DWWALK_SUBS (1u << 16)
+struct cr_dwwalk_sub {
+	uint64_t off, lo, hi;	/* in .debug_info; [lo, hi) if !ranges */
+	uint32_t depth, dies;	/* its depth, and the DIEs the walk read before it */
+	uint8_t ranges;		/* read it again for each pc */
+};
+struct cr_dwwalks {
+	struct cr_dwwalk_sub *sub;	/* room for CR_DWWALK_SUBS, or NULL */
+	uint32_t used, nunits;
+	struct {
+		const struct cr_mem *mem;	/* of .debug_info */
+		uint64_t lo, cu;		/* its section start, the unit's offset */
+		uint64_t stop;			/* where the walk goes on (section offset) */
+		uint32_t stop_depth, stop_dies, first, n;
+	} unit[CR_DWWALK_UNITS];
+};
+
+/* cr_dwinfo_inlines_ab(), with the units' records in w (NULL: none).  The same results. */
+int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu, uint64_t pc,
+			 struct cr_dwframe *f, unsigned cap, unsigned *n, struct cr_dwabbrevs *ab,
+			 struct cr_dwwalks *w);
+
+/*
  * Copy the string s to buf as a C string.  0; -CR_ENOINFO: s has no string
  * (buf ""); -CR_EINVAL: not terminated inside its section; -CR_ERANGE:
  * longer than cap - 1; -CR_EFAULT.  buf is "" on failure.  AS-safe; time

@@ -144,6 +144,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 				    fr[i].name.pos != fr2[i].name.pos || fr[i].call_line != fr2[i].call_line ||
 				    fr[i].call_file != fr2[i].call_file || fr[i].inlined != fr2[i].inlined)
 					__builtin_trap();
+			/* Nor the unit's record made by a first walk for another pc. */
+			static struct cr_dwwalk_sub subs[CR_DWWALK_SUBS];
+			struct cr_dwwalks w;
+
+			memset(&w, 0, sizeof(w));
+			w.sub = subs;
+			cr_dwinfo_inlines_wk(&src, &cu, pc + k + d[3], fr2, 8, &nf2, &ab, &w);
+			r2 = cr_dwinfo_inlines_wk(&src, &cu, pc + k, fr2, 8, &nf2, &ab, &w);
+			if (r1 != r2 || (r1 == 0 && nf != nf2))
+				__builtin_trap();
+			for (unsigned i = 0; r1 == 0 && i < nf; i++)
+				if (fr[i].die != fr2[i].die || fr[i].low != fr2[i].low ||
+				    fr[i].name.pos != fr2[i].name.pos || fr[i].call_line != fr2[i].call_line ||
+				    fr[i].call_file != fr2[i].call_file || fr[i].inlined != fr2[i].inlined)
+					__builtin_trap();
 		}
 	}
 	return 0;
