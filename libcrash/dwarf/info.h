@@ -6,7 +6,9 @@
  * DIE (7.5.1, 3.1.1), and the chain of inlined subroutines at a pc (3.3.8),
  * innermost first, with each one's name and call site: what
  * `addr2line -f -i` prints.  Nothing is allocated or tabled but a fixed
- * cache of abbreviation offsets; every loop is bounded by the bytes it
+ * cache of abbreviation offsets, and what the caller gives room for (its
+ * decoded abbreviations, cr_dwabbrevs; its units' walk records,
+ * cr_dwwalks); every loop is bounded by the bytes it
  * consumes and by a CR_DWINFO_MAX_* count.  Pure (reads only the sections
  * given), AS-safe, no recursion.  Stack (-fstack-usage, gcc 12 -O2): 6,016
  * bytes in cr_dwinfo_inlines' frame (the abbreviation cache, 2 KiB; the
