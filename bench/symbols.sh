@@ -14,7 +14,9 @@
 #
 # Environment: CXX (g++), SYM_RUNS (paired runs per row, 400), GDB_RUNS (5),
 # SYM_FUNCS (functions per module, 17000), SYM_DIR (where the program is
-# built; kept and reused while the generator and the compiler are the same).
+# built; kept and reused while the generator and the compiler are the same),
+# SYM_BASE (another build's libcrash.so: rows of this one against it, before
+# and after a change measured in the same run).
 set -euo pipefail
 B=$(cd "${top_builddir:-.}" && pwd)
 SRC=$(cd "$(dirname "$0")" && pwd)
@@ -141,6 +143,12 @@ if grep -q 'libc\.so[^ ]* .* at [^ ]*:[0-9]' "$tmp/report-full"; then
 	mkdir "$tmp/nodebug"
 	lat "full - full without /usr/lib/debug (CRASH_DEBUG_PATH empty)" CRASH_SYMBOLS=full \
 		"CRASH_SYMBOLS=full CRASH_DEBUG_PATH=$tmp/nodebug" "$LIB" "$LIB"
+fi
+if [ -n "${SYM_BASE:-}" ] && [ -e "$SYM_BASE" ]; then
+	for s in mangled full; do
+		lat "$s - $s with SYM_BASE" CRASH_SYMBOLS=$s CRASH_SYMBOLS=$s "$LIB" "$SYM_BASE"
+		lat "$s with SYM_BASE - no libcrash" CRASH_SYMBOLS=$s $N "$SYM_BASE" -
+	done
 fi
 echo
 # Issue 17 puts the budget on the whole report (full - no libcrash); the part
@@ -286,6 +294,12 @@ if command -v valgrind >/dev/null 2>&1; then
 	echo "| callgrind, whole crashing process | instructions | - no libcrash |"
 	echo "|---|---|---|"
 	echo "| no libcrash | $i0 | |"
+	if [ -n "${SYM_BASE:-}" ] && [ -e "$SYM_BASE" ]; then
+		for s in mangled full; do
+			i=$(ir CRASH_OUTPUT=$out CRASH_SYMBOLS=$s LD_PRELOAD=$SYM_BASE)
+			echo "| CRASH_SYMBOLS=$s, SYM_BASE | $i | $(( i - i0 )) |"
+		done
+	fi
 	for s in mangled names full; do
 		i=$(ir CRASH_OUTPUT=$out CRASH_SYMBOLS=$s LD_PRELOAD=$LIB)
 		echo "| CRASH_SYMBOLS=$s | $i | $(( i - i0 )) |"

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 
 #include "config.h"
@@ -520,7 +521,7 @@ static int first_of(struct cr_btlines *bl, uint64_t lo)
 
 /*
  * The symbolizer of one report: names whole and demangled, and the DWARF of
- * file:line and inlined frames (docs/report-format.md).  Static (~220 KiB of
+ * file:line and inlined frames (docs/report-format.md).  Static (~380 KiB of
  * .bss, touched only by a report): one report at a time holds it; a report
  * that finds it held prints names as the symbol tables have them.
  */
@@ -554,6 +555,7 @@ struct cr_symz {
 	struct cr_dwframe pool[POOL];
 	struct cr_dwframe tmpf[CR_DWINFO_MAX_FRAMES];	/* tmp's */
 	struct cr_dwabbrevs ab;		/* the last unit's abbreviations, decoded */
+	struct cr_dwwalks walks;	/* the units' first walks (sub: an anonymous mapping) */
 	/* rows_batch's: the pcs of one unit and their rows */
 	struct chain *bat[64];
 	uint64_t bpcs[64];
@@ -593,6 +595,8 @@ static struct cr_symz *symz_get(struct cr_symfiles *files)
 	z->mode = cr_cfg.symbols;
 	z->ncache = z->npool = 0;
 	z->ab.mem = NULL;	/* a new report maps files anew */
+	z->walks.sub = NULL;
+	z->walks.used = z->walks.nunits = 0;
 	cr_dbgset_init(&z->dbg);
 	files->debug_file = symz_debug_file;
 	files->debug_arg = z;
@@ -604,6 +608,8 @@ static void symz_put(struct cr_symz *z)
 	if (!z)
 		return;
 	cr_dbgset_close(&z->dbg);
+	if (z->walks.sub)
+		cr_sys_munmap(z->walks.sub, CR_DWWALK_SUBS * sizeof(z->walks.sub[0]));
 	cr_scratch_put(&symz_scratch, z);
 }
 
@@ -631,8 +637,16 @@ static const struct chain *chain_at(struct cr_symz *z, const struct cr_module *m
 	if (c->im && (cr_dwinfo_find_cu(&c->im->src, a, &off) < 0 ||
 		      cr_dwinfo_unit(&c->im->src, off, &c->cu) < 0))
 		c->im = NULL;
-	if (c->im && cr_dwinfo_inlines_ab(&c->im->src, &c->cu, a, z->tmpf, CR_DWINFO_MAX_FRAMES,
-					  &n, &z->ab) < 0)
+	if (c->im && !z->walks.sub && z->walks.nunits == 0) {
+		/* Room for the units' records (only the pages written are touched). */
+		long p = cr_sys_mmap(NULL, CR_DWWALK_SUBS * sizeof(z->walks.sub[0]),
+				     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		z->walks.sub = cr_sys_failed(p) ? NULL : (struct cr_dwwalk_sub *)p;
+		z->walks.nunits = z->walks.sub ? 0 : CR_DWWALK_UNITS;	/* failed: not again */
+	}
+	if (c->im && cr_dwinfo_inlines_wk(&c->im->src, &c->cu, a, z->tmpf, CR_DWINFO_MAX_FRAMES,
+					  &n, &z->ab, &z->walks) < 0)
 		n = 0;
 	c->n = (uint16_t)n;
 	if (z->ncache < CHAINS && n <= POOL - z->npool) {

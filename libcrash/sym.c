@@ -40,62 +40,6 @@ static void buf_put(struct symbuf *b)
 }
 #define MAX_SYMS (1u << 22)	/* bound on any one table */
 
-/* The best candidate so far. */
-struct best {
-	uint64_t start, size;
-	uint64_t name;		/* string table offset */
-	int sized;		/* found a sized symbol that contains pc */
-	int found;
-};
-
-static void consider(struct best *b, const Elf64_Sym *s, uint64_t bias, uint64_t pc)
-{
-	unsigned type = ELF64_ST_TYPE(s->st_info);
-	uint64_t start = bias + s->st_value;
-
-	if (s->st_shndx == SHN_UNDEF || s->st_value == 0 || start > pc)
-		return;
-	if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
-		return;
-	if (s->st_size) {
-		if (pc - start >= s->st_size)
-			return;
-		/* Prefer a sized container; among them the innermost (latest start). */
-		if (!b->sized || start > b->start) {
-			b->start = start;
-			b->size = s->st_size;
-			b->name = s->st_name;
-			b->sized = b->found = 1;
-		}
-	} else if (!b->sized && (!b->found || start > b->start) && type != STT_NOTYPE) {
-		b->start = start;
-		b->size = 0;
-		b->name = s->st_name;
-		b->found = 1;
-	}
-}
-
-/*
- * consider() over n symbols.  Most symbols of a large table start above pc
- * or end below it: those are passed over with two compares, without
- * consider's type and section checks (it would reject them too).
- */
-static void consider_all(struct best *b, const Elf64_Sym *v, uint64_t n, uint64_t bias,
-			 uint64_t pc)
-{
-	uint64_t off = pc - bias;
-
-	for (uint64_t j = 0; j < n; j++) {
-		const Elf64_Sym *s = &v[j];
-
-		/* st_value 0 or above pc (then bias + st_value > pc too, for pc >= bias) */
-		if (pc >= bias && s->st_value - 1 >= off)
-			continue;
-		if (pc >= bias && s->st_size && off - s->st_value >= s->st_size)
-			continue;
-		consider(b, s, bias, pc);
-	}
-}
 
 /* A dynamic-section pointer: relocated by ld.so on most arches, not where .dynamic is read-only. */
 static uint64_t dyn_ptr(const struct cr_module *mod, uint64_t v)
@@ -160,7 +104,7 @@ static void copy_name(const struct cr_mem *m, uint64_t addr, char *dst, size_t c
  */
 #define SYM_VIEW (31 * 4096 / sizeof(Elf64_Sym))	/* spans at most 32 pages */
 static void dynsym_search(const struct cr_mem *m, uint64_t symtab, uint64_t count,
-			  uint64_t bias, uint64_t pc, struct best *b)
+			  uint64_t bias, uint64_t pc, struct cr_symbest *b, struct cr_symidx *ix)
 {
 	struct symbuf sb = { .s = NULL };
 
@@ -182,18 +126,20 @@ static void dynsym_search(const struct cr_mem *m, uint64_t symtab, uint64_t coun
 				break;
 			v = sb.s;
 		}
-		consider_all(b, v, k, bias, pc);
+		cr_symbest_scan(b, v, k, bias, pc);
+		if (ix)
+			cr_symidx_add(ix, v, k);	/* the table's one pass that builds its index */
 		i += k;
 	}
 	if (sb.s)
 		buf_put(&sb);
 }
 
-int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
-		  struct cr_sym *out)
+/* Where mod's .dynsym and .dynstr are and how many symbols: from its PT_DYNAMIC.  0 or -CR_ENOINFO. */
+static int dynsym_layout(const struct cr_mem *m, const struct cr_module *mod, uint64_t *symtabp,
+			 uint64_t *strtabp, uint64_t *countp)
 {
 	uint64_t symtab = 0, strtab = 0, count = 0, hash = 0, gnuhash = 0;
-	struct best b = { 0 };
 	Elf64_Dyn d[32];
 	int done = 0;
 
@@ -243,9 +189,51 @@ int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t 
 	} else if (gnuhash) {
 		count = gnu_hash_count(m, gnuhash);
 	}
-	if (count > MAX_SYMS)
-		count = MAX_SYMS;
-	dynsym_search(m, symtab, count, mod->bias, pc, &b);
+	*symtabp = symtab;
+	*strtabp = strtab;
+	*countp = count > MAX_SYMS ? MAX_SYMS : count;
+	return 0;
+}
+
+/*
+ * The .dynsym lookup; sf (NULL: none) keeps the table's layout and, from
+ * its second lookup on, its index.
+ */
+static int dynsym_in(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
+		     struct cr_symfile *sf, struct cr_sym *out)
+{
+	uint64_t symtab, strtab, count;
+	struct cr_symbest b = { 0 };
+	struct cr_symidx *ix = NULL;
+
+	if (sf && sf->dyn_known) {
+		if (sf->dyn_known == 2)
+			return -CR_ENOINFO;
+		symtab = sf->dyn_symtab;
+		strtab = sf->dyn_strtab;
+		count = sf->dyn_count;
+	} else if (dynsym_layout(m, mod, &symtab, &strtab, &count) < 0) {
+		if (sf)
+			sf->dyn_known = 2;
+		return -CR_ENOINFO;
+	} else if (sf) {
+		sf->dyn_known = 1;
+		sf->dyn_symtab = symtab;
+		sf->dyn_strtab = strtab;
+		sf->dyn_count = count;
+	}
+	if (sf && sf->dynix.map && cr_symidx_find(&sf->dynix, mod->bias, pc, &b) >= 0) {
+		/* the index's answer: the scan's (t-symidx) */
+	} else {
+		if (sf && sf->dyn_lookups == 1 && cr_symidx_init(&sf->dynix, count) == 0)
+			ix = &sf->dynix;
+		memset(&b, 0, sizeof(b));
+		dynsym_search(m, symtab, count, mod->bias, pc, &b, ix);
+		if (ix)
+			cr_symidx_done(ix);
+	}
+	if (sf && sf->dyn_lookups < UINT16_MAX)
+		sf->dyn_lookups++;
 	if (!b.found)
 		return -CR_ENOINFO;
 	out->start = b.start;
@@ -255,6 +243,12 @@ int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t 
 	out->name_at = strtab + b.name;
 	out->name_max = CR_DEMANGLE_MAXLEN + 1;	/* .dynstr's size is not read: up to the NUL */
 	return 0;
+}
+
+int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
+		  struct cr_sym *out)
+{
+	return dynsym_in(m, mod, pc, NULL, out);
 }
 
 static int pread_all(int fd, void *buf, size_t len, uint64_t off)
@@ -308,7 +302,8 @@ static int same_file(int fd, const Elf64_Ehdr *eh, const struct cr_module *mod)
 	return 0;
 }
 
-static int symtab_search(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc, struct best *b)
+static int symtab_search(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc,
+			 struct cr_symbest *b, struct cr_symidx *ix)
 {
 	uint64_t count = sh->sh_size / sizeof(Elf64_Sym);
 
@@ -326,7 +321,9 @@ static int symtab_search(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t p
 			ret = -CR_EFAULT;
 			break;
 		}
-		consider_all(b, sb.s, k, bias, pc);
+		cr_symbest_scan(b, sb.s, k, bias, pc);
+		if (ix)
+			cr_symidx_add(ix, sb.s, k);
 	}
 	buf_put(&sb);
 	return ret;
@@ -395,22 +392,43 @@ static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile 
 }
 
 /* Not inlined: its frame and symtab_open's are never on the handler's stack together. */
-static __attribute__((noinline)) int symtab_lookup(const struct cr_symfile *sf,
+static __attribute__((noinline)) int symtab_lookup(struct cr_symfile *sf,
 						   const struct cr_module *mod, uint64_t pc,
 						   struct cr_sym *out)
 {
 	Elf64_Shdr sh = { .sh_offset = sf->sym_off, .sh_size = sf->sym_size };
-	struct best b = { 0 };
+	struct cr_symbest b = { 0 };
 	size_t cap = sizeof(out->name) - 1;
+	uint64_t count = sf->sym_size / sizeof(Elf64_Sym);
+	struct cr_symidx *ix = NULL;
+	int ret = 0;
 
-	if (sf->tab) {
-		const Elf64_Sym *v = (const void *)(sf->tab + (sf->sym_off - sf->tab_off));
-		uint64_t count = sf->sym_size / sizeof(Elf64_Sym);
+	count = count < MAX_SYMS ? count : MAX_SYMS;
+	if (sf->tabix.map && cr_symidx_find(&sf->tabix, mod->bias, pc, &b) >= 0) {
+		/* the index's answer: the scan's (t-symidx) */
+	} else {
+		/* The second lookup indexes the table as it scans it. */
+		if (sf->tab_lookups == 1 && cr_symidx_init(&sf->tabix, count) == 0)
+			ix = &sf->tabix;
+		memset(&b, 0, sizeof(b));
+		if (sf->tab) {
+			const Elf64_Sym *v = (const void *)(sf->tab + (sf->sym_off - sf->tab_off));
 
-		consider_all(&b, v, count < MAX_SYMS ? count : MAX_SYMS, mod->bias, pc);
-	} else if (symtab_search(sf->fd, &sh, mod->bias, pc, &b) < 0) {
-		return -CR_ENOINFO;
+			cr_symbest_scan(&b, v, count, mod->bias, pc);
+			if (ix)
+				cr_symidx_add(ix, v, count);
+		} else {
+			ret = symtab_search(sf->fd, &sh, mod->bias, pc, &b, ix);
+		}
+		if (ix && ret == 0)
+			cr_symidx_done(ix);
+		else if (ix)
+			cr_symidx_free(ix);
+		if (ret < 0)
+			return -CR_ENOINFO;
 	}
+	if (sf->tab_lookups < UINT16_MAX)
+		sf->tab_lookups++;
 	if (!b.found || b.name >= sf->str_size)
 		return -CR_ENOINFO;
 	if (sf->str_size - b.name < cap)
@@ -520,6 +538,8 @@ void cr_symfile_close(struct cr_symfile *sf)
 
 	if (sf->fd >= 0)
 		cr_sys_close(sf->fd);
+	cr_symidx_free(&sf->dynix);
+	cr_symidx_free(&sf->tabix);
 	cr_symfile_init(sf);
 	sf->owner = owner;
 }
@@ -531,16 +551,19 @@ int cr_sym_symtab_in(const struct cr_module *mod, uint64_t pc, struct cr_symfile
 	int ret = -CR_ENOINFO;
 
 	if (!sf->mod_lo || sf->mod_lo != mod->lo || sf->mod_bias != mod->bias) {
-		/*
-		 * Another module: its separate debug file first (same build-id:
-		 * the whole .symtab of the same link, so at least what the module's
-		 * own file has), else the module's file.  A stripped library (every
-		 * distribution's) is then not opened and searched for a .symtab it
-		 * does not have; an unstripped one costs a failed open.
-		 */
-		cr_symfile_close(sf);
+		cr_symfile_close(sf);	/* another module's */
 		sf->mod_lo = mod->lo;
 		sf->mod_bias = mod->bias;
+	}
+	if (!sf->tried) {
+		/*
+		 * Its separate debug file first (same build-id: the whole
+		 * .symtab of the same link, so at least what the module's own
+		 * file has), else the module's file.  A stripped library (every
+		 * distribution's) is then not opened and searched for a .symtab
+		 * it does not have; an unstripped one costs a failed open.
+		 */
+		sf->tried = 1;
 		if (sf->owner && sf->owner->debug_file) {
 			if (sf->owner->debug_file(sf->owner->debug_arg, mod, dbg, sizeof(dbg)) == 0)
 				symtab_open(dbg, mod, sf);
@@ -614,16 +637,25 @@ static struct cr_symfile *symfile_slot(struct cr_symfiles *s, const struct cr_mo
 int cr_sym_find_in(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		     struct cr_symfiles *s, struct cr_sym *out)
 {
+	struct cr_symfile *sf = NULL;
 	struct cr_sym sym;
-	int dyn = cr_sym_dynsym(m, mod, pc, &sym);
+	int dyn;
 
+	if (s) {
+		sf = symfile_slot(s, mod);
+		if (!sf->mod_lo || sf->mod_lo != mod->lo || sf->mod_bias != mod->bias) {
+			cr_symfile_close(sf);	/* the slot is mod's from here on */
+			sf->mod_lo = mod->lo;
+			sf->mod_bias = mod->bias;
+		}
+	}
 	/* .dynsym first (memory, cheap); .symtab when it has nothing sized around pc. */
+	dyn = dynsym_in(m, mod, pc, sf, &sym);
 	if (dyn == 0 && sym.size) {
 		*out = sym;
 		return 0;
 	}
-	if ((s ? cr_sym_symtab_in(mod, pc, symfile_slot(s, mod), out)
-	       : cr_sym_symtab(mod, pc, out)) == 0)
+	if ((sf ? cr_sym_symtab_in(mod, pc, sf, out) : cr_sym_symtab(mod, pc, out)) == 0)
 		return 0;
 	if (dyn == 0) {
 		*out = sym;

@@ -11,6 +11,7 @@
 #define CR_SYM_H
 
 #include "module.h"
+#include "symidx.h"
 
 struct cr_sym {
 	uint64_t start, size;	/* absolute address of the symbol */
@@ -40,7 +41,11 @@ int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc
 
 /*
  * The symbol file of one module kept open across lookups (one report): its
- * .symtab is found once, and a module without one is not searched again.
+ * .symtab is found once, and a module without one is not searched again;
+ * its .dynsym's place and size are read once too.  From the second lookup in
+ * a table on, the table's address-sorted index answers (symidx.h: built in
+ * the pass of that lookup, kept in an anonymous mapping that
+ * cr_symfile_close unmaps; a module looked up once is scanned once).
  * The .symtab and its strings are read once into the owner's arena where
  * they fit (else read with pread at each lookup).
  * cr_symfile_init before use, cr_symfile_close after (AS-safe: close).
@@ -48,6 +53,13 @@ int cr_sym_find(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc
 struct cr_symfile {
 	uint64_t mod_lo, mod_bias;	/* the module (mod_lo 0: none yet) */
 	int fd;				/* -1: no file with a .symtab */
+	uint8_t tried;			/* the .symtab was looked for (fd says what was found) */
+	uint8_t dyn_known;		/* 1: dyn_* below are the module's; 2: it has no .dynsym */
+	/* Lookups so far in .dynsym and .symtab: the second one indexes its table
+	   (cr_symidx: a module looked up once costs one scan, as before). */
+	uint16_t dyn_lookups, tab_lookups;
+	uint64_t dyn_symtab, dyn_strtab, dyn_count;
+	struct cr_symidx dynix, tabix;
 	uint64_t sym_off, sym_size, str_off, str_size;
 	const uint8_t *tab;		/* NULL, or the file's bytes from tab_off on, in the arena */
 	uint64_t tab_off;

@@ -78,6 +78,12 @@ struct ctx {
 	struct cr_cursor a;	/* over .debug_abbrev */
 	const struct cr_dwabbrevs *ab;	/* NULL, or cu's table decoded */
 	int walk;	/* reading DIEs for the walk: only its attributes are decoded */
+	int wsteps;	/* ab's walk steps apply (its sizes are this unit's) */
+	/* Recording a unit's walk (cr_dwwalks): entries go to rec[0, nrec). */
+	struct cr_dwwalk_sub *rec;
+	uint32_t nrec, maxrec, dies;	/* dies: the DIEs the walk has read */
+	int norec;			/* the unit cannot be recorded */
+	uint64_t sib;			/* the target's sibling jump, 0: none */
 };
 
 /* A declaration (7.5.3): its tag, children flag, and where its specifications start. */
@@ -97,14 +103,40 @@ static int sect_ok(const struct cr_dwsect *s)
 	return s->mem && s->hi >= s->lo;
 }
 
-/* n (1 to 8) little-endian bytes at c. */
-static uint64_t readn(struct cr_cursor *c, unsigned n)
+/*
+ * n (1 to 8) little-endian bytes at c.  The common sizes in one inline read
+ * (their value on an error differs, 0 instead of the bytes before it: every
+ * caller checks c->err before it uses a value).
+ */
+static inline uint64_t readn(struct cr_cursor *c, unsigned n)
 {
 	uint64_t v = 0;
 
+	switch (n) {
+	case 8:
+		return cr_u64(c);
+	case 4:
+		return cr_u32(c);
+	case 2:
+		return cr_u16(c);
+	case 1:
+		return cr_u8(c);
+	}
 	for (unsigned i = 0; i < n; i++)
 		v |= (uint64_t)cr_u8(c) << (8 * i);
 	return v;
+}
+
+/* cr_skip, inline when the bytes are in the window (which never passes c->end). */
+static inline void skip(struct cr_cursor *c, uint64_t n)
+{
+	uint64_t off = c->pos - c->win_lo;
+
+	if (off <= c->win_hi - c->win_lo && c->win_hi - c->pos >= n) {
+		c->pos += n;
+		return;
+	}
+	cr_skip(c, n);
 }
 
 /* n (1 to 8) bytes at offset off of s: -CR_EINVAL if absent or outside it. */
@@ -406,6 +438,88 @@ static int read_form(const struct ctx *x, struct cr_cursor *c, uint64_t form, in
 	return -CR_EINVAL;
 }
 
+/* read_form, the forms the walk reads most inline (a sibling, a range, a name in place). */
+static inline int walk_form(const struct ctx *x, struct cr_cursor *c, uint64_t form,
+			    int64_t implicit, struct val *v)
+{
+	const struct cr_dwcu *cu = &x->cu;
+	uint64_t u;
+
+	switch (form) {
+	case DW_FORM_ref4:
+		u = cr_u32(c);
+		set(v, V_REF, u < cu->end - cu->off ? cu->off + u : UINT64_MAX);
+		return 0;
+	case DW_FORM_string:
+		set(v, V_STR, 0);
+		v->str.sect = &x->src->info;
+		v->str.pos = c->pos;
+		skip_string(c);
+		return 0;
+	case DW_FORM_data1:
+		set(v, V_CONST, cr_u8(c));
+		return 0;
+	case DW_FORM_data2:
+		set(v, V_CONST, cr_u16(c));
+		return 0;
+	case DW_FORM_data4:
+		set(v, V_CONST, cr_u32(c));
+		return 0;
+	case DW_FORM_data8:
+		set(v, V_CONST, cr_u64(c));
+		return 0;
+	case DW_FORM_implicit_const:
+		set(v, V_CONST, (uint64_t)implicit);
+		return 0;
+	case DW_FORM_addr:
+		set(v, V_ADDR, readn(c, cu->addr_size));
+		return 0;
+	case DW_FORM_sec_offset:
+		set(v, V_SECOFF, readn(c, cu->offsize));
+		return 0;
+	}
+	return read_form(x, c, form, implicit, v);
+}
+
+/*
+ * read_die's decoded path for the walk, its twin (the fuzzer's DWARFINFO
+ * target compares the two): the attributes the walk does not need and whose
+ * sizes are fixed are passed over in one step for each run of them, the
+ * others read as there.  Only the walk's slots are cleared: the walk looks
+ * at no other (walk_slot).
+ */
+static int walk_steps(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t code)
+{
+	const struct cr_dwabbrevs *ab = x->ab;
+	unsigned first = ab->decl[code].wfirst, n = ab->decl[code].wn;
+	struct val scratch;
+	int ret;
+
+	d->a[A_LOW].cls = V_NONE;
+	d->a[A_HIGH].cls = V_NONE;
+	d->a[A_RANGES].cls = V_NONE;
+	d->a[A_SIBLING].cls = V_NONE;
+	d->a[A_CALL_FILE].cls = V_NONE;
+	d->a[A_CALL_LINE].cls = V_NONE;
+	d->a[A_CALL_COLUMN].cls = V_NONE;
+	for (unsigned i = first; i < first + n; i++) {
+		unsigned sp = ab->wop[i].spec;
+		int k;
+
+		if (ab->wop[i].skip)
+			skip(c, ab->wop[i].skip);
+		if (sp == 0xffff)
+			continue;
+		k = ab->spec[sp].slot;
+		if ((ret = walk_form(x, c, ab->spec[sp].form, ab->spec[sp].implicit,
+				     k < 0 ? &scratch : &d->a[k])) < 0)
+			return ret;
+		if (c->err)
+			return cerr(c);
+	}
+	return c->err ? cerr(c) : 0;
+}
+
 /*
  * The DIE at c (7.5.2): its abbreviation code, then its attributes in the
  * order of its declaration.  1: a null entry; 0: *d.
@@ -431,6 +545,8 @@ static int read_die(struct ctx *x, struct cr_cursor *c, struct die *d)
 
 		d->tag = ab->decl[code].tag;
 		d->children = ab->decl[code].children;
+		if (x->walk && x->wsteps)
+			return walk_steps(x, c, d, code);
 		for (k = 0; k < A_N; k++)
 			d->a[k].cls = V_NONE;
 		int sized = x->walk && ab->offsize == x->cu.offsize &&
@@ -438,7 +554,7 @@ static int read_die(struct ctx *x, struct cr_cursor *c, struct die *d)
 
 		for (unsigned i = first; i < first + n; i++) {
 			if (sized && ab->spec[i].skip != 0xff) {
-				cr_skip(c, ab->spec[i].skip);	/* not the walk's: passed by */
+				skip(c, ab->spec[i].skip);	/* not the walk's: passed by */
 				continue;
 			}
 			k = ab->spec[i].slot;
@@ -1021,6 +1137,37 @@ static int may_hold_code(unsigned tag)
 }
 
 /*
+ * A DIE with addresses that the walk examined outside any subprogram, for
+ * cr_dwwalks: a subprogram is recorded (with the sibling jump a walk that
+ * misses it would take: after the DIE, at pos); inlined code there is not
+ * (whether the walk goes into it depends on the pc).
+ */
+static void record(struct ctx *x, const struct die *d, unsigned depth, uint64_t pos)
+{
+	struct cr_dwwalk_sub *e;
+	const struct val *sib = &d->a[A_SIBLING];
+
+	if (d->tag != DW_TAG_subprogram || x->nrec == x->maxrec) {
+		x->norec = 1;
+		return;
+	}
+	e = &x->rec[x->nrec++];
+	e->off = d->off;
+	e->depth = depth;
+	e->dies = x->dies;
+	e->ranges = 1;
+	if (d->a[A_RANGES].cls == V_NONE && addr_of(x, &d->a[A_LOW], &e->lo) == 0) {
+		if (d->a[A_HIGH].cls == V_CONST) {
+			e->hi = e->lo + d->a[A_HIGH].u;
+			e->ranges = 0;
+		} else if (addr_of(x, &d->a[A_HIGH], &e->hi) == 0) {
+			e->ranges = 0;
+		}
+	}
+	x->sib = d->children && sib->cls == V_REF && sib->u >= pos && sib->u < x->cu.end ? sib->u : 0;
+}
+
+/*
  * The walk (see info.h): depth is the nesting of the next DIE; skip >= 0:
  * inside the children of a DIE at depth skip whose ranges miss pc.  1: done.
  */
@@ -1045,6 +1192,8 @@ static int walk_die(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t 
 	     d->tag == DW_TAG_lexical_block)) {
 		if ((ret = die_pc(x, d, pc, &has, &hit, &low)) < 0)
 			return ret;
+		if (x->rec && !*n && has)
+			record(x, d, *depth, c->pos - x->src->info.lo);
 		if (hit && (d->tag == DW_TAG_subprogram || (*n && d->tag != DW_TAG_lexical_block))) {
 			if (d->tag == DW_TAG_subprogram)
 				*n = 0;	/* a nested subprogram: the innermost wins */
@@ -1176,6 +1325,25 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 			nspec++;
 		}
 		if (keep) {
+			unsigned w = first, acc = 0;
+
+			/* The walk's steps: runs of skips merged, each before a read
+			   (never more steps than specifications: they fit). */
+			for (unsigned j = first; j < nspec; j++) {
+				if (ab->spec[j].skip != 0xff) {
+					acc += ab->spec[j].skip;
+					continue;
+				}
+				ab->wop[w].skip = (uint16_t)acc;
+				ab->wop[w++].spec = (uint16_t)j;
+				acc = 0;
+			}
+			if (acc) {
+				ab->wop[w].skip = (uint16_t)acc;
+				ab->wop[w++].spec = 0xffff;
+			}
+			ab->decl[code].wfirst = (uint16_t)first;
+			ab->decl[code].wn = (uint16_t)(w - first);
 			ab->decl[code].first = (uint16_t)first;
 			ab->decl[code].n = (uint16_t)(nspec - first);
 			ab->decl[code].tag = (uint16_t)tag;
@@ -1194,6 +1362,52 @@ int cr_dwinfo_inlines(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu,
 int cr_dwinfo_inlines_ab(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu, uint64_t pc,
 			 struct cr_dwframe *f, unsigned cap, unsigned *n, struct cr_dwabbrevs *ab)
 {
+	return cr_dwinfo_inlines_wk(src, cu, pc, f, cap, n, ab, NULL);
+}
+
+/*
+ * Where unit u's record starts pc's walk: the cursor, depth and count of
+ * DIEs at the first recorded subprogram that holds pc, or where the first
+ * walk stopped.  0, or what the walk would have failed with there.
+ */
+static int resume(struct ctx *x, const struct cr_dwwalks *w, unsigned u, uint64_t pc,
+		  struct cr_cursor *c, struct die *d, unsigned *depth, unsigned *dies)
+{
+	const struct cr_dwsect *s = &x->src->info;
+	int ret, has, hit;
+	uint64_t low;
+
+	for (uint32_t k = 0; k < w->unit[u].n; k++) {
+		const struct cr_dwwalk_sub *e = &w->sub[w->unit[u].first + k];
+
+		if (!e->ranges) {
+			if (pc < e->lo || pc >= e->hi)
+				continue;
+		} else {
+			cr_cursor_init(c, s->mem, s->lo + e->off, s->lo + x->cu.end);
+			if ((ret = read_die(x, c, d)) != 0)
+				return ret > 0 ? -CR_EINVAL : ret;
+			if ((ret = die_pc(x, d, pc, &has, &hit, &low)) < 0)
+				return ret;
+			if (!hit)
+				continue;
+		}
+		cr_cursor_init(c, s->mem, s->lo + e->off, s->lo + x->cu.end);
+		*depth = e->depth;
+		*dies = e->dies;
+		return 0;
+	}
+	cr_cursor_init(c, s->mem, s->lo + w->unit[u].stop, s->lo + x->cu.end);
+	*depth = w->unit[u].stop_depth;
+	*dies = w->unit[u].stop_dies;
+	return 0;
+}
+
+int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu, uint64_t pc,
+			 struct cr_dwframe *f, unsigned cap, unsigned *n, struct cr_dwabbrevs *ab,
+			 struct cr_dwwalks *w)
+{
+	unsigned u = CR_DWWALK_UNITS, first = 0;
 	const struct cr_dwsect *s = &src->info;
 	uint32_t cache[CR_DWINFO_ABBREV_CACHE];
 	struct link ch[CR_DWINFO_MAX_FRAMES];
@@ -1219,13 +1433,46 @@ int cr_dwinfo_inlines_ab(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 	}
 	cr_cursor_init(&c, s->mem, s->lo + cu->die, s->lo + cu->end);
 	x.walk = 1;
-	for (i = 0; i < CR_DWINFO_MAX_DIES && c.pos < c.end; i++) {
+	x.wsteps = x.ab && x.ab->offsize == cu->offsize && x.ab->addr_size == cu->addr_size &&
+		   x.ab->version == cu->version;
+	i = 0;
+	for (unsigned k = 0; w && w->sub && k < w->nunits; k++)
+		if (w->unit[k].mem == s->mem && w->unit[k].lo == s->lo && w->unit[k].cu == cu->off)
+			u = k;
+	if (u < CR_DWWALK_UNITS) {
+		if ((ret = resume(&x, w, u, pc, &c, &d, &depth, &i)) < 0)
+			return ret;
+	} else if (w && w->sub && w->nunits < CR_DWWALK_UNITS) {
+		x.rec = w->sub + w->used;	/* kept below if the walk goes well */
+		x.maxrec = CR_DWWALK_SUBS - w->used;
+		first = w->used;
+	}
+	for (; i < CR_DWINFO_MAX_DIES && c.pos < c.end; i++) {
+		x.dies = i;
 		if ((ret = walk_die(&x, &c, &d, pc, ch, &nch, &depth, &skip)) < 0)
 			return ret;
 		if (ret > 0)
 			break;
 	}
 	x.walk = 0;
+	if (x.rec && !x.norec && i < CR_DWINFO_MAX_DIES &&
+	    ((ret > 0 && x.nrec && ch[0].die == x.rec[x.nrec - 1].off) ||
+	     (nch == 0 && c.pos >= c.end))) {
+		/* Recorded: the next walk that misses the last subprogram goes on
+		   after it (its sibling jump, else its end: its DIEs were read).
+		   Not when the chain's subprogram is one nested in it. */
+		u = w->nunits++;
+		w->unit[u].mem = s->mem;
+		w->unit[u].lo = s->lo;
+		w->unit[u].cu = cu->off;
+		w->unit[u].first = first;
+		w->unit[u].n = x.nrec;
+		w->unit[u].stop = x.sib && nch ? x.sib : c.pos - s->lo;
+		w->unit[u].stop_depth = nch ? ch[0].depth : depth;
+		w->unit[u].stop_dies =
+			x.sib && nch ? x.rec[x.nrec - 1].dies + 1 : (nch ? i + 1 : i);
+		w->used += x.nrec;
+	}
 	if (i == CR_DWINFO_MAX_DIES)
 		return -CR_ERANGE;
 	if (ret == 0 && nch && depth > ch[0].depth)

@@ -6,7 +6,9 @@
  * DIE (7.5.1, 3.1.1), and the chain of inlined subroutines at a pc (3.3.8),
  * innermost first, with each one's name and call site: what
  * `addr2line -f -i` prints.  Nothing is allocated or tabled but a fixed
- * cache of abbreviation offsets; every loop is bounded by the bytes it
+ * cache of abbreviation offsets, and what the caller gives room for (its
+ * decoded abbreviations, cr_dwabbrevs; its units' walk records,
+ * cr_dwwalks); every loop is bounded by the bytes it
  * consumes and by a CR_DWINFO_MAX_* count.  Pure (reads only the sections
  * given), AS-safe, no recursion.  Stack (-fstack-usage, gcc 12 -O2): 6,016
  * bytes in cr_dwinfo_inlines' frame (the abbreviation cache, 2 KiB; the
@@ -157,7 +159,7 @@ int cr_dwinfo_inlines(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu,
  * same unit that follow (a backtrace's frames fall in few units): each
  * code's tag and attribute specifications as a small array, instead of
  * LEB128s read again from .debug_abbrev for every DIE.  The caller's
- * storage (the report keeps one in static memory: 38 KiB); zero it before
+ * storage (the report keeps one in static memory: 86 KiB); zero it before
  * first use.  Codes below CR_DWINFO_ABBREV_CACHE whose specifications fit;
  * the others are read from the table as without it.
  */
@@ -168,9 +170,16 @@ struct cr_dwabbrevs {
 	uint8_t offsize, addr_size, version;	/* of the unit the sizes below are for */
 	struct {
 		uint16_t first, n;	/* spec[first, first + n) */
+		uint16_t wfirst, wn;	/* the walk's steps: wop[wfirst, wfirst + wn) */
 		uint16_t tag;
 		uint8_t children, present;
 	} decl[CR_DWINFO_ABBREV_CACHE];
+	/* What the walk does with a DIE: pass skip bytes (the attributes it
+	   does not need, of fixed sizes, in a row), then read spec[spec]
+	   (0xffff: none). */
+	struct {
+		uint16_t skip, spec;
+	} wop[CR_DWABBREV_SPECS];
 	struct {
 		int64_t implicit;	/* DW_FORM_implicit_const's value */
 		uint16_t form;
@@ -187,6 +196,42 @@ struct cr_dwabbrevs {
  */
 int cr_dwinfo_inlines_ab(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu, uint64_t pc,
 			 struct cr_dwframe *f, unsigned cap, unsigned *n, struct cr_dwabbrevs *ab);
+
+/*
+ * What the first walk in a unit saw, for the unit's next lookups (the frames
+ * of a backtrace come back to the same units): the subprograms it examined
+ * outside any other, in order (each one's offset, depth, and low/high, or
+ * that its DW_AT_ranges must be read again for each pc: a list is read only
+ * up to the entry that holds the pc, so what is malformed past it fails one
+ * pc and not another), and where it stopped.  A next lookup tests those
+ * instead of reading the DIEs between them again, and starts the walk at
+ * the one that holds its pc, or where the first walk stopped: the same
+ * walk, from there.  A unit with code outside any subprogram (inlined
+ * subroutines or blocks with addresses there) is not recorded.  The
+ * caller's storage; sub NULL: nothing is recorded.
+ */
+#define CR_DWWALK_UNITS 64
+#define CR_DWWALK_SUBS (1u << 16)
+struct cr_dwwalk_sub {
+	uint64_t off, lo, hi;	/* in .debug_info; [lo, hi) if !ranges */
+	uint32_t depth, dies;	/* its depth, and the DIEs the walk read before it */
+	uint8_t ranges;		/* read it again for each pc */
+};
+struct cr_dwwalks {
+	struct cr_dwwalk_sub *sub;	/* room for CR_DWWALK_SUBS, or NULL */
+	uint32_t used, nunits;
+	struct {
+		const struct cr_mem *mem;	/* of .debug_info */
+		uint64_t lo, cu;		/* its section start, the unit's offset */
+		uint64_t stop;			/* where the walk goes on (section offset) */
+		uint32_t stop_depth, stop_dies, first, n;
+	} unit[CR_DWWALK_UNITS];
+};
+
+/* cr_dwinfo_inlines_ab(), with the units' records in w (NULL: none).  The same results. */
+int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu, uint64_t pc,
+			 struct cr_dwframe *f, unsigned cap, unsigned *n, struct cr_dwabbrevs *ab,
+			 struct cr_dwwalks *w);
 
 /*
  * Copy the string s to buf as a C string.  0; -CR_ENOINFO: s has no string

@@ -793,9 +793,148 @@ int cr_dwline_find(const struct cr_dwline_src *src, uint64_t off, uint64_t pc,
 	return 0;
 }
 
+/*
+ * run()'s twin for cr_dwline_find_many, over the program in place (a mapped
+ * file's bytes, an inflated section): the same state machine on a pointer,
+ * without the cursor's checks at every byte, the rows tested against the
+ * pcs only when their span can hold one.  Where anything is not plain (an
+ * operation index, a LEB128 of ten bytes or more, an extended opcode whose
+ * operands do not fill its length, the program's end inside an operand) it
+ * gives up: -CR_ENOSYS, and run() decides, from the start.  t-dwarf-line
+ * and the DWARFLINE fuzzer compare the two.  0: every pc found; -CR_ENOINFO:
+ * the program's end.
+ */
+#define LEB(p, end, v, sgn)                                                                    \
+	do {                                                                                  \
+		unsigned sh_ = 0;                                                             \
+		uint8_t b_;                                                                   \
+		(v) = 0;                                                                      \
+		do {                                                                          \
+			if ((p) == (end) || sh_ > 56)                                         \
+				return -CR_ENOSYS;                                            \
+			b_ = *(p)++;                                                          \
+			(v) |= (uint64_t)(b_ & 0x7f) << sh_;                                  \
+			sh_ += 7;                                                             \
+		} while (b_ & 0x80);                                                          \
+		if ((sgn) && (b_ & 0x40))                                                     \
+			(v) |= ~0ull << sh_;                                                  \
+	} while (0)
+
+static int run_fast(const struct hdr *h, const uint8_t *p, const uint8_t *end, struct run *st)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, v, len;
+	const uint8_t *next;
+	struct regs *r = &st->r, *pr = &st->prev;
+	int end_seq;
+
+	if (h->max_ops != 1)
+		return -CR_ENOSYS;
+	for (unsigned i = 0; i < st->npcs; i++) {
+		lo = st->pcs[i] < lo ? st->pcs[i] : lo;
+		hi = st->pcs[i] > hi ? st->pcs[i] : hi;
+	}
+	reset(h, r);
+	st->have_prev = 0;
+	while (p < end) {
+		unsigned op = *p++;
+
+		end_seq = 0;
+		if (op >= h->opcode_base) {
+			unsigned adj = op - h->opcode_base;
+
+			r->addr += h->min_inst * (uint64_t)(adj / h->line_range);
+			r->line += (uint64_t)(int64_t)(h->line_base + (int)(adj % h->line_range));
+		} else if (op == 0) {
+			LEB(p, end, len, 0);
+			if (len == 0 || len > (uint64_t)(end - p))
+				return -CR_ENOSYS;
+			next = p + len;
+			switch (*p++) {
+			case DW_LNE_end_sequence:
+				end_seq = 1;
+				break;
+			case DW_LNE_set_address:
+				if (len - 1 == 0 || len - 1 > 8)
+					return -CR_ENOSYS;
+				v = 0;
+				for (unsigned k = 0; k < len - 1; k++)
+					v |= (uint64_t)*p++ << (8 * k);
+				r->addr = v;
+				break;
+			case DW_LNE_set_discriminator:
+				LEB(p, next, r->disc, 0);
+				break;
+			}
+			if (p > next)
+				return -CR_ENOSYS;
+			p = next;
+			if (!end_seq)
+				continue;
+		} else {
+			switch (op) {
+			case DW_LNS_copy:
+				break;
+			case DW_LNS_advance_pc:
+				LEB(p, end, v, 0);
+				r->addr += h->min_inst * v;
+				continue;
+			case DW_LNS_advance_line:
+				LEB(p, end, v, 1);
+				r->line += v;
+				continue;
+			case DW_LNS_set_file:
+				LEB(p, end, r->file, 0);
+				continue;
+			case DW_LNS_set_column:
+				LEB(p, end, r->column, 0);
+				continue;
+			case DW_LNS_negate_stmt:
+				r->is_stmt = !r->is_stmt;
+				continue;
+			case DW_LNS_const_add_pc:
+				r->addr += h->min_inst * (uint64_t)((255u - h->opcode_base) / h->line_range);
+				continue;
+			case DW_LNS_fixed_advance_pc:
+				if (end - p < 2)
+					return -CR_ENOSYS;
+				r->addr += (uint64_t)p[0] | (uint64_t)p[1] << 8;
+				p += 2;
+				continue;
+			case DW_LNS_set_basic_block:
+			case DW_LNS_set_prologue_end:
+			case DW_LNS_set_epilogue_begin:
+				continue;
+			default:	/* set_isa, and later ones: their LEB128 operands */
+				for (unsigned k = 0; k < (op == DW_LNS_set_isa ? 1u : h->std_len[op]); k++)
+					LEB(p, end, v, 0);
+				continue;
+			}
+		}
+		/* A row (append()): the previous row covers [its address, this one's). */
+		if (st->have_prev && pr->addr <= hi && lo < r->addr) {
+			for (unsigned i = 0; i < st->npcs; i++) {
+				if (st->found[i] || pr->addr > st->pcs[i] || st->pcs[i] >= r->addr)
+					continue;
+				row_of(pr, r->addr, &st->rows[i]);
+				st->found[i] = 1;
+				if (--st->left == 0)
+					return 0;
+			}
+		}
+		st->have_prev = !end_seq;
+		*pr = *r;
+		r->disc = 0;
+		if (end_seq)
+			reset(h, r);
+	}
+	return -CR_ENOINFO;
+}
+#undef LEB
+
 int cr_dwline_find_many(const struct cr_dwline_src *src, uint64_t off, const uint64_t *pcs,
 			unsigned n, struct cr_dwline_row *rows, uint8_t *found)
 {
+	const uint8_t *prog;
 	struct cr_cursor c;
 	struct run st;
 	struct hdr h;
@@ -813,7 +952,14 @@ int cr_dwline_find_many(const struct cr_dwline_src *src, uint64_t off, const uin
 	st.rows = rows;
 	st.found = found;
 	st.npcs = st.left = n;
-	ret = run(&c, &h, &st);
+	prog = h.unit_end > h.prog ? cr_mem_view(src->line.mem, h.prog, h.unit_end - h.prog) : NULL;
+	ret = prog ? run_fast(&h, prog, prog + (h.unit_end - h.prog), &st) : -CR_ENOSYS;
+	if (ret == -CR_ENOSYS) {	/* run() from the start */
+		for (unsigned i = 0; i < n; i++)
+			found[i] = 0;
+		st.left = n;
+		ret = run(&c, &h, &st);
+	}
 	/* Rows found before a malformed part are what cr_dwline_find() gives. */
 	if (ret < 0 && ret != -CR_ENOINFO && st.left == n)
 		return ret;

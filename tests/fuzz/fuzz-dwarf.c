@@ -71,6 +71,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 			       d[1] & 4 ? sizeof(path) : 12);
 		cr_dwline_find(&src, d[2] % 64, pc + k, NULL, &row, NULL, 0);
 	}
+	/* find_many (its in-place runner, run_fast) gives each pc find's row. */
+	uint64_t pcs[4];
+	struct cr_dwline_row rows[4];
+	uint8_t found[4];
+
+	for (unsigned k = 0; k < 4; k++)
+		pcs[k] = pc + k * 0x13;
+	cr_dwline_find_many(&src, d[2] % 64, pcs, 4, rows, found);
+	for (unsigned k = 0; k < 4; k++) {
+		int r = cr_dwline_find(&src, d[2] % 64, pcs[k], NULL, &row, NULL, 0);
+
+		if ((r == 0) != (found[k] == 1) ||
+		    (r == 0 && (row.addr != rows[k].addr || row.end != rows[k].end ||
+				row.file != rows[k].file || row.line != rows[k].line ||
+				row.column != rows[k].column || row.is_stmt != rows[k].is_stmt ||
+				row.discriminator != rows[k].discriminator)))
+			__builtin_trap();
+	}
 	return 0;
 }
 #elif defined(FUZZ_DWARFINFO)
@@ -119,6 +137,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 			/* The decoded abbreviations must change nothing. */
 			ab.mem = NULL;
 			r2 = cr_dwinfo_inlines_ab(&src, &cu, pc + k, fr2, 8, &nf2, &ab);
+			if (r1 != r2 || (r1 == 0 && nf != nf2))
+				__builtin_trap();
+			for (unsigned i = 0; r1 == 0 && i < nf; i++)
+				if (fr[i].die != fr2[i].die || fr[i].low != fr2[i].low ||
+				    fr[i].name.pos != fr2[i].name.pos || fr[i].call_line != fr2[i].call_line ||
+				    fr[i].call_file != fr2[i].call_file || fr[i].inlined != fr2[i].inlined)
+					__builtin_trap();
+			/* Nor the unit's record made by a first walk for another pc. */
+			static struct cr_dwwalk_sub subs[CR_DWWALK_SUBS];
+			struct cr_dwwalks w;
+
+			memset(&w, 0, sizeof(w));
+			w.sub = subs;
+			cr_dwinfo_inlines_wk(&src, &cu, pc + k + d[3], fr2, 8, &nf2, &ab, &w);
+			r2 = cr_dwinfo_inlines_wk(&src, &cu, pc + k, fr2, 8, &nf2, &ab, &w);
 			if (r1 != r2 || (r1 == 0 && nf != nf2))
 				__builtin_trap();
 			for (unsigned i = 0; r1 == 0 && i < nf; i++)

@@ -12,7 +12,7 @@ UNIT_TESTS = \
 	tests/unit/t-memfast tests/unit/t-meminit tests/unit/t-install tests/unit/t-sym \
 	tests/unit/t-sym-nopie tests/unit/t-sys tests/unit/t-str tests/unit/t-sink \
 	tests/unit/t-debuginfo tests/unit/t-dump tests/unit/t-unzstd tests/unit/t-threads \
-	tests/unit/t-abortmsg tests/unit/t-json
+	tests/unit/t-abortmsg tests/unit/t-json tests/unit/t-symidx
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 

@@ -374,6 +374,8 @@ static void build_cu2(void)
 
 static struct cr_dwframe fr[16];
 static unsigned nfr;
+static int wk_check = 1;	/* chain() checks the recorded walks too (not under fault injection) */
+static unsigned wk_recorded;
 static char name[64];
 
 static const char *nm(unsigned i)
@@ -391,9 +393,24 @@ static int chain(uint64_t cu_off, uint64_t pc, char *out, size_t cap)
 	size_t n = 0;
 
 	out[0] = 0;
-	if ((ret = cr_dwinfo_unit(&src, cu_off, &cu)) < 0 ||
-	    (ret = cr_dwinfo_inlines(&src, &cu, pc, fr, 16, &nfr)) < 0)
+	if ((ret = cr_dwinfo_unit(&src, cu_off, &cu)) < 0)
 		return ret;
+	if ((ret = cr_dwinfo_inlines(&src, &cu, pc, fr, 16, &nfr)) < 0) {
+		static struct cr_dwwalk_sub subs[CR_DWWALK_SUBS];
+		static struct cr_dwabbrevs ab;
+		struct cr_dwwalks w;
+		struct cr_dwframe fr2[16];
+		unsigned n2;
+
+		/* The same error with a record made for another pc. */
+		memset(&w, 0, sizeof(w));
+		w.sub = subs;
+		ab.mem = NULL;
+		cr_dwinfo_inlines_wk(&src, &cu, pc + 0x20, fr2, 16, &n2, &ab, &w);
+		if (wk_check && cr_dwinfo_inlines_wk(&src, &cu, pc, fr2, 16, &n2, &ab, &w) != ret)
+			return -1004;
+		return ret;
+	}
 	{
 		/* With decoded abbreviations: the same (decoded anew: the test
 		   sections are rebuilt in the same buffers from case to case). */
@@ -411,6 +428,32 @@ static int chain(uint64_t cu_off, uint64_t pc, char *out, size_t cap)
 			    fr2[i].call_file != fr[i].call_file || fr2[i].call_line != fr[i].call_line ||
 			    fr2[i].call_column != fr[i].call_column)
 				return -1001;
+	}
+	if (wk_check) {
+		/* With a unit's record made by a first walk for another pc (or the
+		   same): the same frames. */
+		static struct cr_dwwalk_sub subs[CR_DWWALK_SUBS];
+		static struct cr_dwabbrevs ab;
+		static const int64_t other[] = { 0, -0x20, 0x20, -0x100, 0x3000, -0x5 };
+		struct cr_dwwalks w;
+		struct cr_dwframe fr2[16];
+		unsigned n2;
+
+		for (unsigned k = 0; k < CR_ARRAY_SIZE(other); k++) {
+			memset(&w, 0, sizeof(w));
+			w.sub = subs;
+			ab.mem = NULL;
+			cr_dwinfo_inlines_wk(&src, &cu, pc + (uint64_t)other[k], fr2, 16, &n2, &ab, &w);
+			if (cr_dwinfo_inlines_wk(&src, &cu, pc, fr2, 16, &n2, &ab, &w) != 0 || n2 != nfr)
+				return -1002;
+			for (unsigned i = 0; i < nfr; i++)
+				if (fr2[i].die != fr[i].die || fr2[i].low != fr[i].low ||
+				    fr2[i].name.pos != fr[i].name.pos || fr2[i].inlined != fr[i].inlined ||
+				    fr2[i].call_file != fr[i].call_file ||
+				    fr2[i].call_line != fr[i].call_line)
+					return -1003;
+			wk_recorded += w.nunits;
+		}
 	}
 	for (unsigned i = 0; i < nfr; i++) {
 		if (fr[i].inlined)
@@ -582,6 +625,7 @@ static void malformed(void)
 
 	/* Every failing read of .debug_info: -CR_EFAULT or the answer. */
 	bad = 0;
+	wk_check = 0;
 	for (fail_at = 1; fail_at < 200; fail_at++) {
 		unsigned long n = fail_at;
 		struct cr_dwsect keep = src.info;
@@ -597,6 +641,7 @@ static void malformed(void)
 			break;	/* fewer reads than fail_at */
 	}
 	tap_ok(bad == 0 && fail_at < 200, "every failing read: -CR_EFAULT, else the answer");
+	wk_check = 1;
 }
 
 int main(void)
@@ -608,5 +653,7 @@ int main(void)
 	units();
 	chains();
 	malformed();
+	printf("# %u units recorded by first walks\n", wk_recorded);
+	tap_ok(wk_recorded > 50, "the checks above ran with units' records of first walks too");
 	return tap_done();
 }

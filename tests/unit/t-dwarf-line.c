@@ -672,7 +672,9 @@ static void many(const char *what, uint64_t off, uint64_t lo, uint64_t hi)
 		if ((r == 0) != (found[i] == 1) ||
 		    (r == 0 && (one.addr != rows[i].addr || one.end != rows[i].end ||
 				one.file != rows[i].file || one.line != rows[i].line ||
-				one.column != rows[i].column || one.version != rows[i].version)))
+				one.column != rows[i].column || one.version != rows[i].version ||
+				one.is_stmt != rows[i].is_stmt ||
+				one.discriminator != rows[i].discriminator)))
 			bad++;
 	}
 	snprintf(name, sizeof(name), "%s: find_many of %u pcs (%d found) = find's rows", what, n, got);
