@@ -161,6 +161,7 @@ __attribute__((noinline)) void crash_report_fd(int fd)
 	struct cr_crash c;
 	struct cr_out o;
 	struct timespec when;
+	struct cr_repsym sym;
 
 	cr_getcontext(&regs);
 	c.sig = 0;
@@ -177,9 +178,13 @@ __attribute__((noinline)) void crash_report_fd(int fd)
 	/* Both reports of CRASH_FORMAT=both say the same time. */
 	c.when = cr_sys_clock_gettime(CLOCK_REALTIME, &when) == 0 ? &when : NULL;
 	cr_out_init(&o, fd);
+	/* One symbolizer for every backtrace of the report(s). */
+	cr_report_sym_begin(&sym);
+	c.sym = &sym;
 	if (cr_cfg.format != CRASH_FORMAT_JSON)
 		cr_report(&o, &c);
 	if (cr_cfg.format != CRASH_FORMAT_TEXT)
 		cr_report_json(&o, &c, CR_JSON_LIMIT);
+	cr_report_sym_end(&sym);
 	cr_threads_release(c.threads);
 }

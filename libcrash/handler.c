@@ -215,6 +215,7 @@ static void report(const struct job *j, const siginfo_t *si)
 	struct cr_extra extra;
 	struct cr_crash c;
 	struct timespec when;
+	static struct cr_repsym sym;	/* the owner's */
 	int format = cr_cfg.format;
 
 	if (si) {
@@ -240,6 +241,9 @@ static void report(const struct job *j, const siginfo_t *si)
 		crash_threads = c.threads = cr_threads_capture(cr_cfg.sink.timeout_ms);
 	/* Both reports of CRASH_FORMAT=both say the same time. */
 	c.when = cr_sys_clock_gettime(CLOCK_REALTIME, &when) == 0 ? &when : NULL;
+	/* One symbolizer for every backtrace of both reports. */
+	cr_report_sym_begin(&sym);
+	c.sym = &sym;
 	if (format != CRASH_FORMAT_JSON) {
 		cr_sink_begin(&crash_io, &cr_cfg.sink, j->sig);
 		report_to(&c, 0, format == CRASH_FORMAT_TEXT);
@@ -253,6 +257,7 @@ static void report(const struct job *j, const siginfo_t *si)
 				   format == CRASH_FORMAT_BOTH ? &twin_io : NULL);
 		report_to(&c, 1, 1);
 	}
+	cr_report_sym_end(&sym);
 	cr_threads_release(c.threads);
 	crash_threads = NULL;
 	cr_maps_close(&crash_maps);

@@ -571,6 +571,9 @@ void cr_report_json(struct cr_out *o, const struct cr_crash *c, size_t limit)
 	cr_json_arr(&r.j, "memory");
 	cr_dump_blocks(c, r.m, block, &r);
 	cr_json_end(&r.j);
+	/* The map as the process has it: without the symbolizer's own mappings
+	   (report.h, cr_report_sym_pause), as the text report lists it. */
+	cr_report_sym_pause(c->sym);
 	memory_map(&r);
 	debug_meta(&r);
 	cr_json_end(&r.j);

@@ -613,6 +613,33 @@ static void symz_put(struct cr_symz *z)
 	cr_scratch_put(&symz_scratch, z);
 }
 
+void cr_report_sym_begin(struct cr_repsym *s)
+{
+	cr_symfiles_init(&s->files);
+	s->z = symz_get(&s->files);
+}
+
+void cr_report_sym_pause(struct cr_repsym *s)
+{
+	if (s)
+		cr_report_sym_end(s);
+}
+
+void cr_report_sym_resume(struct cr_repsym *s)
+{
+	if (s && !s->z)
+		cr_report_sym_begin(s);
+}
+
+void cr_report_sym_end(struct cr_repsym *s)
+{
+	if (!s->z)
+		return;
+	cr_symfiles_close(&s->files);
+	symz_put(s->z);
+	s->z = NULL;
+}
+
 static const struct cr_dwframe *chain_frames(const struct cr_symz *z, const struct chain *c)
 {
 	return c == &z->tmp ? z->tmpf : &z->pool[c->first];
@@ -980,8 +1007,13 @@ void cr_bt_prepare(struct cr_bt *b, const struct cr_crash *c, const struct cr_me
 	b->bl.find_module = NULL;
 	b->bl.mod_lo = 0;
 	b->bl.nseen = 0;
-	cr_symfiles_init(&b->bl.files);
-	b->bl.z = symz_get(&b->bl.files);
+	if (c->sym && c->sym->z) {
+		b->bl.files = c->sym->files;	/* given back by cr_bt_done */
+		b->bl.z = c->sym->z;
+	} else {
+		cr_symfiles_init(&b->bl.files);
+		b->bl.z = symz_get(&b->bl.files);
+	}
 	/* The header comes first: walk once into the buffer, or, when another
 	   thread holds it, count in a first pass and print in a second.  The
 	   count includes the inlined frames' lines (their DWARF lookups are
@@ -1048,8 +1080,12 @@ void cr_bt_done(struct cr_bt *b)
 	if (b->t.f)
 		cr_scratch_put(&frames, b->t.f);
 	b->t.f = NULL;
-	cr_symfiles_close(&b->bl.files);
-	symz_put(b->bl.z);
+	if (b->c->sym && b->c->sym->z && b->bl.z == b->c->sym->z) {
+		b->c->sym->files = b->bl.files;	/* what this walk opened, for the next */
+	} else {
+		cr_symfiles_close(&b->bl.files);
+		symz_put(b->bl.z);
+	}
 	b->bl.z = NULL;
 }
 
@@ -1099,7 +1135,12 @@ void cr_report(struct cr_out *o, const struct cr_crash *c)
 	}
 	cr_flush(o);
 	cr_dump_memory(o, c, &ms.m);
+	/* The map as the process has it, not with the shared symbolizer's files
+	   and indexes in it (an anonymous one may even merge with the
+	   application's mapping beside it). */
+	cr_report_sym_pause(c->sym);
 	cr_dump_maps(o, c, &ms.m);
+	cr_report_sym_resume(c->sym);
 	cr_report_threads(o, c, &ms.m);
 	cr_puts(o, "\n*** end of libcrash report ***\n");
 	cr_flush(o);

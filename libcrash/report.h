@@ -25,7 +25,31 @@ struct cr_crash {
 	const struct cr_threads *threads;	/* the other threads (threads.h), or NULL:
 						   the crashing thread's report only */
 	const struct timespec *when;	/* CLOCK_REALTIME of the crash; NULL: now */
+	struct cr_repsym *sym;		/* the report's symbolizer, shared by all its
+					   backtraces; NULL: each its own */
 };
+
+/*
+ * One symbolizer for a whole report: the text and the JSON twin, the crashing
+ * thread and every other, read each module's tables and debug files (and
+ * inflate their compressed sections) once, and look each pc's DWARF up once.
+ * begin takes the symbolizer's workspace (none when another report holds it:
+ * then each backtrace tries for its own, as without); end gives it back and
+ * closes what it opened.  AS-safe.
+ */
+struct cr_repsym {
+	struct cr_symz *z;		/* NULL: not held */
+	struct cr_symfiles files;	/* the .symtab files kept open */
+};
+void cr_report_sym_begin(struct cr_repsym *s);
+void cr_report_sym_end(struct cr_repsym *s);
+/*
+ * Around the memory map's listing: its mappings (debug files, indexes) let go
+ * of, so that the listing shows the process's own, then taken again (what it
+ * had read is read again once).  s may be NULL: nothing.
+ */
+void cr_report_sym_pause(struct cr_repsym *s);
+void cr_report_sym_resume(struct cr_repsym *s);
 
 /* Who crashed: pid and tid (-1: refused, seccomp), the thread's name, the executable. */
 struct cr_ids {

@@ -134,8 +134,17 @@ def parse_text(path):
 
 
 def compare_threads(j, t, same):
-    """The other threads: the count line, then each thread in the text's order."""
+    """The other threads: the count line, then each thread in the text's order.  From two
+    runs (same 0) only how many: where another thread is at the crash is the run's own (in
+    pthread_create, say, with every signal blocked: not captured)."""
     ot = j.get("other_threads")
+    if not same:
+        eq("other threads: as many as the text's",
+           ot and ot.get("count"), int(t["other_threads"][0]) if "other_threads" in t and
+           t["other_threads"][0] != "?" else (ot and ot.get("count")))
+        eq("other threads: as many in the JSON as sections in the text",
+           len((j.get("threads") or [])[1:]), len(t["threads"]))
+        return
     if "other_threads" not in t:
         eq("no other threads' count without the text's line", ot, None)
     elif t["other_threads"][0] == "?":
