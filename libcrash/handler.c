@@ -187,6 +187,10 @@ struct job {
 	const struct cr_disp *d;
 	struct cr_regs own;		/* called by other code: the walk starts here */
 	int release;			/* out: let other threads report again */
+	int on_report_stack;		/* fatal_body runs on libcrash's report stack */
+	int alt_swapped;		/* out: the report stack was the alternate stack;
+					   old_alt is the thread's own, to put back */
+	stack_t old_alt;
 };
 
 static struct cr_sink_io twin_io;	/* both: the text report's, for the JSON's */
@@ -301,6 +305,24 @@ static void fatal_body(void *p)
 	struct job *j = p;
 
 	j->release = 1;
+	/*
+	 * A signal the report itself raises and handles (a seccomp trap's
+	 * SIGSYS: cr_handler) is delivered with SA_ONSTACK: the kernel puts its
+	 * frame at the top of the alternate stack unless the thread already runs
+	 * on it, and this thread runs on the report stack, not on the alternate
+	 * stack, whose top holds the frame of the signal being reported: the new
+	 * frame would overwrite it, and the return from this handler would
+	 * resume the report instead of the program.  So, while the report runs,
+	 * the report stack is the thread's alternate stack: nested frames go
+	 * below the report's own (sigaltstack(2): changing it is refused only
+	 * while running on it; fatal() puts the thread's own back).
+	 */
+	if (j->on_report_stack) {
+		stack_t rs = { .ss_sp = report_stack + REPORT_GUARD, .ss_flags = 0,
+			       .ss_size = REPORT_STACK };
+
+		j->alt_swapped = cr_sys_sigaltstack(&rs, &j->old_alt) == 0;
+	}
 	if (!from_kernel(j)) {
 		if (__atomic_exchange_n(&foreign_done, 1, __ATOMIC_ACQ_REL))
 			return;
@@ -350,10 +372,15 @@ __attribute__((noinline)) static void fatal(int sig, siginfo_t *si, void *uc, ui
 	   that waits for its turn shows in that report. */
 	cr_threads_block(&rt);
 	first_sig = sig;
-	if ((top = report_stack_top()))
+	if ((top = report_stack_top())) {
+		j.on_report_stack = 1;
 		cr_on_stack(fatal_body, &j, top);
-	else
+		/* Off the report stack again: the thread's own alternate stack back. */
+		if (j.alt_swapped)
+			cr_sys_sigaltstack(&j.old_alt, NULL);
+	} else {
 		fatal_body(&j);
+	}
 	first_sig = 0;
 	if (j.release)
 		__atomic_store_n(&crash_owner, 0, __ATOMIC_RELEASE);
