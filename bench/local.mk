@@ -1,6 +1,6 @@
 # `make bench`: builds the benchmark programs and prints README's tables.
 if HAVE_LIBUNWIND
-EXTRA_PROGRAMS = bench/bt bench/bt-nounw bench/latency
+EXTRA_PROGRAMS = bench/bt bench/bt-nounw bench/latency bench/threads
 bench_bt_SOURCES =
 bench_bt_LDADD = bench/bt.o libcrash.la $(UNWIND_LIBS)
 # -z now: the benchmark's own calls (strcmp, the entry points measured) are
@@ -13,6 +13,11 @@ bench_bt_nounw_LDFLAGS = -no-install -Wl,-z,now
 bench_bt_nounw_DEPENDENCIES = bench/bt-nounw.o libcrash.la
 bench_latency_SOURCES = bench/latency.c
 bench_latency_LDADD =
+# 16 threads in different system calls, one crashes (bench/threads.sh): -g -O2 whatever
+# CFLAGS say, for file:line in the report.
+bench_threads_SOURCES = bench/threads.c
+bench_threads_CFLAGS = -g -O2 -pthread
+bench_threads_LDADD = -lpthread
 # The measured code: -O2, frame pointers and unwind tables, whatever CFLAGS say.
 BENCH_CF = -g -O2 -fno-omit-frame-pointer -fasynchronous-unwind-tables -I$(srcdir)/include
 bench/bt.o: $(srcdir)/bench/bt.c
@@ -23,21 +28,25 @@ bench/refhandler.so: $(srcdir)/bench/refhandler.c
 	$(AM_V_CC)$(MKDIR_P) bench && $(CC) $(CFLAGS) -O2 -fPIC -shared -o $@ $<
 bench/empty.so:
 	$(AM_V_CC)$(MKDIR_P) bench && echo 'int crash_bench_empty;' | $(CC) $(CFLAGS) -fPIC -shared -x c -o $@ -
-bench: all bench/bt bench/bt-nounw bench/latency bench/refhandler.so bench/empty.so
+bench: all bench/bt bench/bt-nounw bench/latency bench/threads bench/refhandler.so bench/empty.so
 	@top_builddir=$(builddir) CXX="$(CXX)" $(SHELL) $(srcdir)/bench/run.sh
 # The symbolization cost alone (bench/symbols.sh, also the end of `make bench`):
 # a generated C++ program of 51,000 functions, built in bench/symbols/ (~1 min,
 # kept while the generator and the compiler are the same).
 bench-symbols: all bench/latency
 	@top_builddir=$(builddir) CXX="$(CXX)" $(SHELL) $(srcdir)/bench/symbols.sh
+# Crash latency of the whole report, 16 threads (bench/threads.sh, also in `make bench`).
+bench-threads: all bench/latency bench/threads bench/refhandler.so
+	@top_builddir=$(builddir) $(SHELL) $(srcdir)/bench/threads.sh
 else
-bench bench-symbols:
+bench bench-symbols bench-threads:
 	@echo "make bench needs libunwind (libunwind-dev) for its references" >&2; exit 1
 endif
-CLEANFILES += bench/*.o bench/refhandler.so bench/empty.so bench/bt bench/bt-nounw bench/latency
+CLEANFILES += bench/*.o bench/refhandler.so bench/empty.so bench/bt bench/bt-nounw bench/latency \
+	bench/threads
 EXTRA_DIST += bench/run.sh bench/bt.c bench/latency.c bench/refhandler.c bench/symbols.sh \
-	bench/gen-symbols.sh
+	bench/gen-symbols.sh bench/threads.sh
 clean-local: clean-bench-symbols
 clean-bench-symbols:
 	-rm -rf bench/symbols
-.PHONY: bench bench-symbols clean-bench-symbols
+.PHONY: bench bench-symbols bench-threads clean-bench-symbols

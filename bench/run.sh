@@ -92,3 +92,10 @@ rm -f "$out"
 if [ "${BENCH_SYMBOLS:-1}" != 0 ]; then
 	top_builddir=$B bash "$(dirname "$0")/symbols.sh"
 fi
+
+# Crash latency of the whole report of a 16-thread process against the glibc
+# backtrace() handler and gdb on the core (issue 18): bench/threads.sh;
+# BENCH_THREADS=0 leaves it out.
+if [ "${BENCH_THREADS:-1}" != 0 ]; then
+	top_builddir=$B bash "$(dirname "$0")/threads.sh"
+fi
