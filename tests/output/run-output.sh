@@ -99,12 +99,14 @@ parse_reports() {
 		} else broken = 1
 		cur = cur shape($0) "\n"; next
 	}
-	/^pid: / { broken = 1 }
-	# The memory sections, last in a report, differ from process to process
-	# (which registers point into mappings, the bytes, under qemu-user even
-	# the number of mappings): left out of the shape, not of the checks.
+	# The memory sections and the other threads after them differ from
+	# process to process (which registers point into mappings, the bytes;
+	# under qemu-user even the number of mappings, and the own threads of
+	# the emulator, each with its "pid: P, tid: T, name: N" header): left out of
+	# the shape, not of the checks.
 	/^memory (near|map) / { mem = 1 }
 	mem { next }
+	/^pid: / { broken = 1 }
 	{ cur = cur shape($0) "\n" }
 	END { if (inside) inter++; print n + 0, inter + 0, shapes + 0 }' "$1"
 	[ -e "$1.pids" ] && sort -n "$1.pids" -o "$1.pids"
