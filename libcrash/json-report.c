@@ -7,7 +7,6 @@
  * package, function, symbol, filename, lineno, registers, debug_meta's elf
  * images with code_id and debug_id).  AS-safe as the text report is.
  */
-#include <errno.h>
 #include <signal.h>
 #include <string.h>
 
@@ -476,18 +475,17 @@ static void other_threads_count(struct cr_jrep *r)
 {
 	const struct cr_threads *ts = r->c->threads;
 	struct cr_json *j = &r->j;
-	unsigned ok = 0;
+	const char *err;
+	unsigned ok;
 
 	if (!ts)
 		return;	/* CRASH_THREADS=crashing: the text has no such line either */
 	cr_json_obj(j, "other_threads");
-	if (ts->err) {
+	if ((err = cr_report_threads_error(ts))) {
 		cr_json_null(j, "count");
-		cr_json_str(j, "error", ts->err == -EBUSY ? "another report is capturing them"
-							 : "/proc/self/task cannot be read");
+		cr_json_str(j, "error", err);
 	} else {
-		for (unsigned i = 0; i < ts->n; i++)
-			ok += ts->t[i].state == CR_THREAD_OK;
+		ok = cr_report_threads_captured(ts);
 		cr_json_u64(j, "count", ts->n + ts->more);
 		cr_json_u64(j, "captured", ok);
 		cr_json_u64(j, "not_captured", ts->n - ok);
@@ -505,23 +503,15 @@ static void other_threads_count(struct cr_jrep *r)
 static void other_threads(struct cr_jrep *r)
 {
 	const struct cr_threads *ts = r->c->threads;
-	struct cr_crash tc = *r->c;
+	struct cr_crash tc;
 	struct cr_json_thread f;
 
 	if (!ts)
 		return;
-	/* As report-threads.c: a sibling's context is an interrupted one (exact
-	   pc), with no fault of its own; CRASH_ENGINE=all: the auto walk. */
-	tc.sig = 0;
-	tc.si = NULL;
-	tc.extra = NULL;
-	tc.exact = 1;
-	if (tc.engine == CRASH_ENGINE_ALL)
-		tc.engine = CRASH_ENGINE_AUTO;
 	for (unsigned i = 0; i < ts->n; i++) {
 		const struct cr_thread *t = &ts->t[i];
 
-		tc.regs = &t->regs;
+		cr_report_thread_crash(r->c, t, &tc);
 		f.tid = t->tid;
 		f.name = t->name;
 		f.crashed = 0;

@@ -12,12 +12,43 @@
 static const char separator[] =
 	"--- --- --- --- --- --- --- --- --- --- --- --- --- --- --- ---\n";
 
-static void put_count(struct cr_out *o, const struct cr_threads *ts)
+unsigned cr_report_threads_captured(const struct cr_threads *ts)
 {
 	unsigned ok = 0;
 
 	for (unsigned i = 0; i < ts->n; i++)
 		ok += ts->t[i].state == CR_THREAD_OK;
+	return ok;
+}
+
+const char *cr_report_threads_error(const struct cr_threads *ts)
+{
+	if (!ts->err)
+		return NULL;
+	return ts->err == -EBUSY ? "another report is capturing them"
+				 : "/proc/self/task cannot be read";
+}
+
+void cr_report_thread_crash(const struct cr_crash *c, const struct cr_thread *t,
+			    struct cr_crash *out)
+{
+	/* The interrupted context of a signal: its pc is exact, as the
+	   crashing thread's.  No extras: a sibling has no fault of its own.
+	   CRASH_ENGINE=all: the crashing thread's four walks; the others' auto. */
+	*out = *c;
+	out->sig = 0;
+	out->si = NULL;
+	out->regs = &t->regs;
+	out->extra = NULL;
+	out->exact = 1;
+	if (out->engine == CRASH_ENGINE_ALL)
+		out->engine = CRASH_ENGINE_AUTO;
+}
+
+static void put_count(struct cr_out *o, const struct cr_threads *ts)
+{
+	unsigned ok = cr_report_threads_captured(ts);
+
 	cr_puts(o, "\nother threads: ");
 	cr_putu(o, ts->n + ts->more);
 	cr_puts(o, " (");
@@ -35,7 +66,7 @@ static void put_thread(struct cr_out *o, const struct cr_crash *c, const struct 
 		       const struct cr_threads *ts, const struct cr_thread *t)
 {
 	const struct cr_policy *p;
-	struct cr_crash tc = *c;
+	struct cr_crash tc;
 
 	cr_puts(o, separator);
 	cr_puts(o, "pid: ");
@@ -51,16 +82,9 @@ static void put_thread(struct cr_out *o, const struct cr_crash *c, const struct 
 		cr_putc(o, '\n');
 		return;
 	}
-	/* The interrupted context of a signal: its pc is exact, as the
-	   crashing thread's.  No extras: a sibling has no fault of its own. */
-	tc.sig = 0;
-	tc.si = NULL;
-	tc.regs = &t->regs;
-	tc.extra = NULL;
-	tc.exact = 1;
+	cr_report_thread_crash(c, t, &tc);
 	cr_report_regs_text(o, &tc);
-	/* CRASH_ENGINE=all: the crashing thread's four walks; the others' auto. */
-	p = cr_policy(c->engine == CRASH_ENGINE_ALL ? CRASH_ENGINE_AUTO : c->engine);
+	p = cr_policy(tc.engine);
 	if (p)
 		cr_report_backtrace(o, &tc, m, p, 0);
 }
@@ -73,8 +97,7 @@ void cr_report_threads(struct cr_out *o, const struct cr_crash *c, const struct 
 		return;	/* CRASH_THREADS=crashing */
 	if (ts->err) {
 		cr_puts(o, "\nother threads: ? (");
-		cr_puts(o, ts->err == -EBUSY ? "another report is capturing them"
-					   : "/proc/self/task cannot be read");
+		cr_puts(o, cr_report_threads_error(ts));
 		cr_puts(o, ")\n");
 		if (!ts->n)
 			return;

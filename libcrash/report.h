@@ -95,6 +95,20 @@ void cr_report_regs_text(struct cr_out *o, const struct cr_crash *c);
  */
 void cr_report_threads(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m);
 
+struct cr_threads;
+struct cr_thread;
+/*
+ * What the text and the JSON report of another thread share (report-threads.c):
+ * the crash as seen from captured thread t of c (its interrupted context,
+ * exact; no signal or extras of its own; CRASH_ENGINE=all: the auto walk), the
+ * number of captured threads of ts, and the reason why ts has no count (NULL
+ * for none).
+ */
+void cr_report_thread_crash(const struct cr_crash *c, const struct cr_thread *t,
+			    struct cr_crash *out);
+unsigned cr_report_threads_captured(const struct cr_threads *ts);
+const char *cr_report_threads_error(const struct cr_threads *ts);
+
 /*
  * One backtrace section ("backtrace: ..." and its frames) walked with policy
  * p; first: the report's first, which has the signal's origin lines before it
