@@ -95,44 +95,36 @@ int cr_opt_engine(const char *s, int *engine)
 	return -1;
 }
 
-int cr_opt_symbols(const char *s, int *mode)
+/*
+ * The index of s in names, count NUL-separated words (one string, no pointer
+ * table: no relocation), into *out; -1 when s is none of them.
+ */
+static int name_index(const char *names, int count, const char *s, int *out)
 {
-	/* One string, no pointer table (no relocation). */
-	static const char names[] = "full\0names\0mangled";
 	const char *n = names;
 
-	for (int i = 0; s && i < 3; i++, n += cr_strlen(n) + 1) {
+	for (int i = 0; s && i < count; i++, n += cr_strlen(n) + 1) {
 		if (cr_strcmp(s, n) == 0) {
-			*mode = i;
+			*out = i;
 			return 0;
 		}
 	}
 	return -1;
+}
+
+int cr_opt_symbols(const char *s, int *mode)
+{
+	return name_index("full\0names\0mangled", 3, s, mode);	/* enum cr_symbols */
 }
 
 int cr_opt_threads(const char *s, int *threads)
 {
-	if (s && cr_strcmp(s, "all") == 0)
-		*threads = CRASH_THREADS_ALL;
-	else if (s && cr_strcmp(s, "crashing") == 0)
-		*threads = CRASH_THREADS_CRASHING;
-	else
-		return -1;
-	return 0;
+	return name_index("all\0crashing", 2, s, threads);	/* enum crash_threads */
 }
 
 int cr_opt_format(const char *s, int *format)
 {
-	static const char names[] = "text\0json\0both";
-	const char *n = names;
-
-	for (int i = 0; s && i < 3; i++, n += cr_strlen(n) + 1) {
-		if (cr_strcmp(s, n) == 0) {
-			*format = i;
-			return 0;
-		}
-	}
-	return -1;
+	return name_index("text\0json\0both", 3, s, format);	/* enum crash_format */
 }
 
 int cr_opt_frames(const char *s, int *n)
