@@ -75,9 +75,21 @@ count_trs "$OUT/asan" $?
 
 note "valgrind: unit tests"
 # (The test's TAP output is not wanted here; "ok:"/"FAILED:" lines are.)
-vg() { valgrind -q --error-exitcode=99 --leak-check=full "$1" >/dev/null; }
+# $JOBS at a time; each result in $OUT/vg/N, counted in order afterwards.
+vg() { valgrind -q --error-exitcode=99 --leak-check=full "$1" >/dev/null 2>"$2.err"; echo $? >"$2"; }
+mkdir -p "$OUT/vg"
+i=0
 for t in $UNITS; do
-	one "valgrind $t" vg "$OUT/gcc/$t"
+	i=$((i + 1))
+	while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do wait -n; done
+	vg "$OUT/gcc/$t" "$OUT/vg/$i" &
+done
+wait
+i=0
+for t in $UNITS; do
+	i=$((i + 1))
+	cat "$OUT/vg/$i.err" 2>/dev/null
+	one "valgrind $t" test "$(cat "$OUT/vg/$i" 2>/dev/null)" = 0
 done
 
 note "fuzzing: every parser and decoder (libFuzzer + ASan + UBSan)"
@@ -89,7 +101,7 @@ count_tap() { # FILE: add a TAP stream's results
 	FAIL=$((FAIL + f))
 	cat "$1"
 }
-FUZZ_OUT="$OUT/fuzz" FUZZ_SECONDS=${FUZZ_SECONDS:-30} bash tests/fuzz/run.sh >"$OUT/fuzz.tap" 2>&1
+FUZZ_OUT="$OUT/fuzz" FUZZ_SECONDS=${FUZZ_SECONDS:-30} FUZZ_JOBS=$JOBS bash tests/fuzz/run.sh >"$OUT/fuzz.tap" 2>&1
 count_tap "$OUT/fuzz.tap"
 
 note "cross: aarch64, riscv64 (clang and gcc), loongarch64 under qemu 10; aarch64, riscv64 under qemu 7.2"

@@ -2,7 +2,7 @@
 # Fuzz every parser and decoder for FUZZ_SECONDS each (default 30), with
 # libFuzzer + ASan + UBSan (clang; Debian: clang, libclang-rt-14-dev).
 # Prints TAP: one line per target, "ok" when no input crashed it.  FUZZ_TARGETS picks
-# some: "DEMANGLE".
+# some: "DEMANGLE"; FUZZ_JOBS runs that many targets at once.
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${FUZZ_OUT:-$(mktemp -d)}
@@ -18,11 +18,12 @@ SOURCES="$LIB/cursor.c $LIB/mem.c $LIB/row.c $LIB/maps.c $LIB/cfi/ehframe.c $LIB
 	$LIB/arch/loongarch64/desc.c $LIB/arch/loongarch64/scan.c
 	$LIB/demangle.c $LIB/demangle-cxx*.c $LIB/demangle-rust*.c $LIB/inflate.c $LIB/dwarf/*.c
 	$LIB/debuginfo.c $LIB/elfmem.c $LIB/unzstd.c"
-n=0
-fail=0
-for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO DEBUGELF ZSTD}; do
-	n=$((n + 1))
+# fuzz_one N TARGET: build and run one target; its TAP line (and diagnostics) go to
+# $OUT/tap-N, its status is the exit code.
+fuzz_one() {
+	local n=$1 t=$2 bin harness l
 	bin=$OUT/fuzz-$t
+	exec >"$OUT/tap-$n"
 	# The symbolizer's decompression and DWARF targets are in a file of their own.
 	case $t in INFLATE | DWARF* | DEBUGELF | ZSTD) harness=fuzz-dwarf.c ;; *) harness=fuzz.c ;; esac
 	if ! $CC -g -O1 -std=gnu11 -D_GNU_SOURCE -DFUZZ_$t "$SYSCALL_H" -I"$SRC/include" -I"$LIB" \
@@ -30,8 +31,7 @@ for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO 
 		"$SRC/tests/fuzz/$harness" $SOURCES -o "$bin" 2>"$OUT/build-$t.log"; then
 		echo "not ok $n - fuzz $t: does not build"
 		sed 's/^/#   /' "$OUT/build-$t.log" | head -20
-		fail=1
-		continue
+		return 1
 	fi
 	mkdir -p "$OUT/corpus-$t"
 	if [ "$t" = DEBUGELF ] && [ ! -s "$OUT/corpus-$t/seed" ]; then
@@ -55,6 +55,27 @@ for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO 
 	else
 		echo "not ok $n - fuzz $t: crashed"
 		grep -E 'ERROR|SUMMARY|#[0-9]+ ' "$OUT/run-$t.log" | head -20 | sed 's/^/#   /'
+		return 1
+	fi
+}
+
+# FUZZ_JOBS targets at a time (default 1); each target still runs FUZZ_SECONDS.
+JOBS=${FUZZ_JOBS:-1}
+n=0
+fail=0
+for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO DEBUGELF ZSTD}; do
+	n=$((n + 1))
+	while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do wait -n; done
+	rm -f "$OUT/tap-$n"
+	fuzz_one "$n" "$t" &
+done
+wait
+for i in $(seq 1 "$n"); do
+	if [ -s "$OUT/tap-$i" ]; then
+		cat "$OUT/tap-$i"
+		grep -q '^not ok' "$OUT/tap-$i" && fail=1
+	else
+		echo "not ok $i - fuzz: no result"
 		fail=1
 	fi
 done
