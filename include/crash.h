@@ -73,6 +73,10 @@ struct crash_options {
 				   pipe or terminal); 0: 10 */
 	int threads;		/* enum crash_threads: which threads a report shows */
 	int format;		/* enum crash_format; 0: text */
+	unsigned long reserved[8];	/* 0: room for options of later versions,
+					   which take these slots and keep the
+					   structure's size; crash_install()
+					   refuses (-EINVAL) a non-zero one */
 };
 
 /*

@@ -93,6 +93,11 @@ static int validate(const struct crash_options *o)
 		return -EINVAL;
 	if (o->signals & (CRASH_SIGMASK(0) | CRASH_SIGMASK(9) | CRASH_SIGMASK(19)))
 		return -EINVAL;
+	/* A later version's option, meant by a program built against it: refusing
+	 * it is honest, ignoring it would not be. */
+	for (unsigned i = 0; i < sizeof o->reserved / sizeof o->reserved[0]; i++)
+		if (o->reserved[i])
+			return -EINVAL;
 	return 0;
 }
 

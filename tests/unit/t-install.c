@@ -4,6 +4,7 @@
  * mask) comes back exactly, from its compact copy; the alternate stack has
  * its guard below it.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -73,6 +74,32 @@ int main(void)
 
 	o.signals = CRASH_SIGMASK(SIGSEGV) | CRASH_SIGMASK(SIGBUS) | CRASH_SIGMASK(SIGUSR2) |
 		    CRASH_SIGMASK(SIGFPE);
+	/* Each bad option: -EINVAL, and nothing changed (the application's handler stays). */
+	{
+		struct crash_options bad[] = {
+			{ .fd = 2, .engine = -1 },
+			{ .fd = 2, .engine = CRASH_ENGINE_ALL + 1 },
+			{ .fd = 2, .max_frames = -1 },
+			{ .fd = 2, .timeout = -1 },
+			{ .fd = 2, .threads = 7 },
+			{ .fd = 2, .format = CRASH_FORMAT_BOTH + 1 },
+			{ .fd = 2, .signals = CRASH_SIGMASK(SIGKILL) },
+			{ .fd = 2, .reserved[0] = 1 },
+			{ .fd = 2, .reserved[7] = 1 },
+		};
+		int nbad = 0;
+
+		for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			bad[i].signals = bad[i].signals ? bad[i].signals : CRASH_SIGMASK(SIGSEGV);
+			if (crash_install(&bad[i]) == -EINVAL)
+				nbad++;
+			else
+				printf("# bad options #%u accepted\n", i);
+		}
+		tap_is_i64(nbad, sizeof bad / sizeof bad[0], "every bad option (and a non-zero reserved slot): -EINVAL");
+		sigaction(SIGSEGV, NULL, &now);
+		tap_ok(now.sa_sigaction == app_action, "after them, SIGSEGV is still the application's");
+	}
 	tap_is_i64(crash_install(&o), 0, "crash_install");
 	sigaction(SIGSEGV, NULL, &now);
 	tap_ok(now.sa_sigaction != app_action, "our handler in place");
