@@ -24,6 +24,7 @@ ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
 med() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 M="cfi auto unw gcc glibc"
 declare -A W32 W128 C32 I32 I128 IC
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for r in $(seq "$ROUNDS"); do
@@ -63,7 +64,7 @@ name() {
 echo
 echo "## Captures at the end of a chain of distinct functions (-O2 -fomit-frame-pointer)"
 echo
-echo "load average at the start of the wall-time rounds: see above; now $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average: $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 echo "warm: median ns per capture ($ROUNDS processes, each the median of 41 batches of 100"
 echo "after 200); cold: the first capture of a fresh process, median of $COLD; instructions:"
 echo "callgrind, warm the mean of $K captures after the first, cold the first."

@@ -66,7 +66,7 @@ bench bench-symbols bench-threads bench-chain:
 endif
 CLEANFILES += bench/*.o bench/refhandler.so bench/empty.so bench/bt bench/bt-nounw bench/latency \
 	bench/threads bench/chain bench/chain-nounw bench/chain-fns.c
-EXTRA_DIST += bench/run.sh bench/bt.c bench/chain.c bench/gen-chain.sh bench/latency.c bench/refhandler.c bench/symbols.sh \
+EXTRA_DIST += bench/run.sh bench/bt.c bench/chain.c bench/gen-chain.sh bench/chain.sh bench/latency.c bench/refhandler.c bench/symbols.sh \
 	bench/gen-symbols.sh bench/threads.sh
 clean-local: clean-bench-symbols
 clean-bench-symbols:
