@@ -3,6 +3,7 @@
  * The safe reader.  The kernel validates the source range for us: a bad
  * address is an EFAULT from a system call, never a SIGSEGV in the handler.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 
@@ -166,26 +167,34 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
  */
 #define CR_PROVE_AHEAD 8
 #define CR_PROVE_MAX 32
+
+/* prove() with the pipe fallback: one read per page (no scatter list). */
+static unsigned prove_pipe(uint64_t c, unsigned want)
+{
+	uint8_t byte;
+	unsigned n = 0;
+
+	while (n < want && n < CR_PROVE_AHEAD &&
+	       self_read(&cr_mem_self, (c + n) << 12, &byte, 1) == 0)
+		n++;
+	return n;
+}
 static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 {
 	struct iovec local, remote[CR_PROVE_MAX];
 	uint8_t bytes[CR_PROVE_MAX];
 	unsigned n = 0, k;
 	long got;
+	int method;
 
 	if (c == 0 || c >= (UINT64_MAX >> 12) - CR_PROVE_MAX)	/* chunk 0 is never mapped */
 		return 0;
-	if (__atomic_load_n(&mem_method, __ATOMIC_ACQUIRE) == 0)
-		cr_mem_init();
 	if (want > CR_PROVE_MAX)
 		want = CR_PROVE_MAX;
-	if (__atomic_load_n(&mem_method, __ATOMIC_ACQUIRE) != MEM_VMREADV) {
-		/* One read per page (the pipe fallback has no scatter list). */
-		while (n < want && n < CR_PROVE_AHEAD &&
-		       self_read(&cr_mem_self, (c + n) << 12, bytes, 1) == 0)
-			n++;
-		return n;
-	}
+	/* Method not known yet: this very call is the probe (below). */
+	method = __atomic_load_n(&mem_method, __ATOMIC_ACQUIRE);
+	if (method != 0 && method != MEM_VMREADV)
+		return prove_pipe(c, want);
 	if (f->pid == 0)
 		f->pid = cr_sys_gettid();	/* as read_vm: any thread's id will do */
 	k = want > CR_PROVE_AHEAD ? want : CR_PROVE_AHEAD;
@@ -196,6 +205,21 @@ static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 	local.iov_base = bytes;
 	local.iov_len = k;
 	got = cr_sys_process_vm_readv((int)f->pid, &local, 1, remote, k);
+	if (method == 0) {
+		/*
+		 * A process's first proof is cr_mem_init's probe as well (one
+		 * gettid and one process_vm_readv less for a cold capture): bytes
+		 * copied, or EFAULT (the kernel checked the address), and the
+		 * system call works; anything else (ENOSYS under qemu-user, EPERM
+		 * from a seccomp filter) and cr_mem_init decides, then this proof
+		 * is made again the way it chose.
+		 */
+		if (got > 0 || got == -EFAULT)
+			__atomic_store_n(&mem_method, MEM_VMREADV, __ATOMIC_RELEASE);
+		else if (cr_mem_init(), __atomic_load_n(&mem_method, __ATOMIC_ACQUIRE) !=
+						MEM_VMREADV)
+			return prove_pipe(c, want);
+	}
 	if (got > 0 && got <= (long)k)
 		n = (unsigned)got;
 	return n;
