@@ -60,6 +60,13 @@ row "libunwind unw_step() loop" "CRASH_DISABLE=1" "$BT" unwstep
 row "glibc backtrace() (libgcc)" "CRASH_DISABLE=1" "$BTN" glibc
 row "naive frame-pointer walk (floor)" "CRASH_DISABLE=1" "$BT" naive
 
+# Captures at the end of a chain of 32 and 128 distinct functions without
+# frame pointers, against unw_backtrace(), libgcc and glibc backtrace() in the
+# same run (issue 20): bench/chain.sh; BENCH_CHAIN=0 leaves it out.
+if [ "${BENCH_CHAIN:-1}" != 0 ]; then
+	top_builddir=$B bash "$(dirname "$0")/chain.sh"
+fi
+
 echo
 echo "## Crash latency and start-up cost (whole process, $RUNS paired runs, ms)"
 echo

@@ -123,6 +123,9 @@ static inline __attribute__((always_inline)) int backtrace_engine(int engine, vo
 		return 0;
 	cr_walk_live(&w, NULL, caller->r[cr_host->sp], 0);
 	cr_mem_fast_init(&fast);
+	/* The stacks proven for good (mem.h): a warm capture on them makes no
+	   system call. */
+	cr_mem_fast_stacks(&fast, caller->r[cr_host->sp]);
 	w.mem = &fast.m;	/* not the crash path: proven pages are read directly */
 	t.max = (unsigned)(size < CR_MAX_FRAMES ? size : CR_MAX_FRAMES);
 	/* Warm: cached simple rows only; else (or on any doubt) the full walk. */

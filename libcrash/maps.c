@@ -140,18 +140,6 @@ static int load_fd(struct cr_maps *t, int fd)
 	return (int)t->n;
 }
 
-/*
- * PROCMAP_QUERY (Linux 6.11 include/uapi/linux/fs.h): _IOWR('f', 17, struct
- * procmap_query), 104 bytes.  Declared here: Debian 12's headers predate it.
- */
-struct cr_procmap_query {
-	uint64_t size, query_flags, query_addr;
-	uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset, inode;
-	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
-	uint64_t vma_name_addr, build_id_addr;
-};
-_Static_assert(sizeof(struct cr_procmap_query) == 104, "the kernel's layout");
-#define CR_PROCMAP_QUERY 0xc0686611ul	/* _IOWR('f', 17, 104 bytes) */
 #define CR_PQ_COVERING_OR_NEXT 0x10
 #define CR_PQ_FLAGS 0x7		/* readable 1, writable 2, executable 4: as CR_MAP_* */
 _Static_assert(CR_MAP_R == 1 && CR_MAP_W == 2 && CR_MAP_X == 4, "the kernel's bits");

@@ -16,6 +16,20 @@ struct cr_map {
 	uint32_t flags;	/* CR_MAP_* */
 };
 
+/*
+ * PROCMAP_QUERY (Linux 6.11 include/uapi/linux/fs.h): _IOWR('f', 17, struct
+ * procmap_query), 104 bytes, on a descriptor of /proc/self/maps.  Declared
+ * here: Debian 12's headers predate it.  (maps.c; mem.c for the [stack].)
+ */
+struct cr_procmap_query {
+	uint64_t size, query_flags, query_addr;
+	uint64_t vma_start, vma_end, vma_flags, vma_page_size, vma_offset, inode;
+	uint32_t dev_major, dev_minor, vma_name_size, build_id_size;
+	uint64_t vma_name_addr, build_id_addr;
+};
+_Static_assert(sizeof(struct cr_procmap_query) == 104, "the kernel's layout");
+#define CR_PROCMAP_QUERY 0xc0686611ul	/* _IOWR('f', 17, 104 bytes) */
+
 #define CR_MAPS_MAX 4096
 
 struct cr_maps {

@@ -3,9 +3,11 @@
  * The safe reader.  The kernel validates the source range for us: a bad
  * address is an EFAULT from a system call, never a SIGSEGV in the handler.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 
+#include "maps.h"
 #include "mem.h"
 #include "scratch.h"
 #include "sys.h"
@@ -165,26 +167,34 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
  */
 #define CR_PROVE_AHEAD 8
 #define CR_PROVE_MAX 32
+
+/* prove() with the pipe fallback: one read per page (no scatter list). */
+static unsigned prove_pipe(uint64_t c, unsigned want)
+{
+	uint8_t byte;
+	unsigned n = 0;
+
+	while (n < want && n < CR_PROVE_AHEAD &&
+	       self_read(&cr_mem_self, (c + n) << 12, &byte, 1) == 0)
+		n++;
+	return n;
+}
 static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 {
 	struct iovec local, remote[CR_PROVE_MAX];
 	uint8_t bytes[CR_PROVE_MAX];
 	unsigned n = 0, k;
 	long got;
+	int method;
 
 	if (c == 0 || c >= (UINT64_MAX >> 12) - CR_PROVE_MAX)	/* chunk 0 is never mapped */
 		return 0;
-	if (__atomic_load_n(&mem_method, __ATOMIC_ACQUIRE) == 0)
-		cr_mem_init();
 	if (want > CR_PROVE_MAX)
 		want = CR_PROVE_MAX;
-	if (__atomic_load_n(&mem_method, __ATOMIC_ACQUIRE) != MEM_VMREADV) {
-		/* One read per page (the pipe fallback has no scatter list). */
-		while (n < want && n < CR_PROVE_AHEAD &&
-		       self_read(&cr_mem_self, (c + n) << 12, bytes, 1) == 0)
-			n++;
-		return n;
-	}
+	/* Method not known yet: this very call is the probe (below). */
+	method = __atomic_load_n(&mem_method, __ATOMIC_ACQUIRE);
+	if (method != 0 && method != MEM_VMREADV)
+		return prove_pipe(c, want);
 	if (f->pid == 0)
 		f->pid = cr_sys_gettid();	/* as read_vm: any thread's id will do */
 	k = want > CR_PROVE_AHEAD ? want : CR_PROVE_AHEAD;
@@ -195,6 +205,21 @@ static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 	local.iov_base = bytes;
 	local.iov_len = k;
 	got = cr_sys_process_vm_readv((int)f->pid, &local, 1, remote, k);
+	if (method == 0) {
+		/*
+		 * A process's first proof is cr_mem_init's probe as well (one
+		 * gettid and one process_vm_readv less for a cold capture): bytes
+		 * copied, or EFAULT (the kernel checked the address), and the
+		 * system call works; anything else (ENOSYS under qemu-user, EPERM
+		 * from a seccomp filter) and cr_mem_init decides, then this proof
+		 * is made again the way it chose.
+		 */
+		if (got > 0 || got == -EFAULT)
+			__atomic_store_n(&mem_method, MEM_VMREADV, __ATOMIC_RELEASE);
+		else if (cr_mem_init(), __atomic_load_n(&mem_method, __ATOMIC_ACQUIRE) !=
+						MEM_VMREADV)
+			return prove_pipe(c, want);
+	}
 	if (got > 0 && got <= (long)k)
 		n = (unsigned)got;
 	return n;
@@ -353,4 +378,144 @@ void cr_mem_fast_init(struct cr_mem_fast *f)
 	f->m.read = fast_read;
 	f->m.view = fast_view;
 	f->m.priv = f;
+}
+
+/*
+ * Remembered proofs (docs/design.md): the main thread's stack, the kernel's
+ * [stack] mapping, which is never unmapped and only grows down (its top is
+ * fixed at exec), so [main_lo, main_hi) stays readable once seen, in every
+ * thread and in a child forked from any of them; main_lo only decreases.
+ * main_state serialises the askers: 0 not asked, 1 asking, 2 asked, 3 the
+ * kernel cannot say (no PROCMAP_QUERY: before Linux 6.11, or qemu-user):
+ * never asked again.
+ */
+static uint64_t main_lo, main_hi;
+static int main_state;
+static unsigned main_asks;	/* captures that could have asked (the first does not) */
+/* The main stack grows at most RLIMIT_STACK below its top: a sp further
+   down is in another mapping, and asking would only cost three system calls. */
+#define CR_MAIN_STACK_MAX (256ull << 20)
+
+/*
+ * The calling thread's own stack (cr_mem_own_stack).  initial-exec: a load
+ * at a fixed offset from the thread pointer, no __tls_get_addr (which may
+ * allocate), so AS-safe; a thread made later starts with it zeroed (glibc
+ * initialises the static TLS of a new thread, a reused stack's too).
+ */
+static __thread __attribute__((tls_model("initial-exec"))) uint64_t own_lo, own_hi;
+
+void cr_mem_own_stack(uint64_t lo, uint64_t hi)
+{
+	if (hi <= lo + 8)
+		return;
+	own_hi = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* a handler sees both or none */
+	own_lo = lo;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	own_hi = hi;
+}
+
+void cr_mem_stacks_reset(void)
+{
+	own_hi = 0;
+	own_lo = 0;
+	__atomic_store_n(&main_hi, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&main_lo, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&main_state, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&main_asks, 0, __ATOMIC_RELEASE);
+}
+
+/* The [stack] mapping if addr is in it (the name is the kernel's: the
+   mapping that holds the process's initial stack pointer).  0 or -1. */
+static int stack_vma(int fd, uint64_t addr, uint64_t *lo, uint64_t *hi)
+{
+	struct cr_procmap_query q;
+	char name[16];
+
+	memset(&q, 0, sizeof(q));
+	memset(name, 0, sizeof(name));	/* what valgrind cannot know the kernel wrote */
+	q.size = sizeof(q);
+	q.query_addr = addr;
+	q.vma_name_size = sizeof(name);
+	q.vma_name_addr = (uintptr_t)name;
+	if (cr_sys_ioctl(fd, CR_PROCMAP_QUERY, &q) != 0 || q.vma_name_size != 8 ||
+	    memcmp(name, "[stack]", 8) != 0 || !(q.vma_flags & CR_MAP_R) ||
+	    addr < q.vma_start || addr >= q.vma_end || q.vma_end - q.vma_start < 4096)
+		return -1;
+	*lo = q.vma_start;
+	*hi = q.vma_end;
+	return 0;
+}
+
+/* Ask the kernel for the [stack] mapping, at sp (or where environ points,
+   which is on it until the program replaces the array). */
+static void main_stack_ask(uint64_t sp)
+{
+	extern char **environ;
+	uint64_t lo, hi;
+	int fd, state = __atomic_load_n(&main_state, __ATOMIC_ACQUIRE);
+
+	if ((state != 0 && state != 2) ||
+	    !__atomic_compare_exchange_n(&main_state, &state, 1, 0, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return;	/* known to be unknowable, or another thread is asking */
+	fd = cr_sys_open("/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
+	if (fd < 0) {
+		__atomic_store_n(&main_state, 3, __ATOMIC_RELEASE);
+		return;
+	}
+	if (stack_vma(fd, sp, &lo, &hi) == 0 ||
+	    (state == 0 && stack_vma(fd, (uintptr_t)environ, &lo, &hi) == 0)) {
+		uint64_t old = __atomic_load_n(&main_hi, __ATOMIC_ACQUIRE);
+
+		/* The top never moves; a lower start is the stack grown. */
+		if (old == 0 || old == hi) {
+			if (old == 0 || lo < __atomic_load_n(&main_lo, __ATOMIC_ACQUIRE))
+				__atomic_store_n(&main_lo, lo, __ATOMIC_RELEASE);
+			__atomic_store_n(&main_hi, hi, __ATOMIC_RELEASE);
+		}
+		state = 2;
+	} else {
+		/* First time: no query (old kernel) or the name is not there.
+		   A later sp below a known stack that is not in it: stop asking. */
+		state = 3;
+	}
+	cr_sys_close(fd);
+	__atomic_store_n(&main_state, state, __ATOMIC_RELEASE);
+}
+
+void cr_mem_fast_stacks(struct cr_mem_fast *f, uint64_t sp)
+{
+	uint64_t lo = __atomic_load_n(&main_lo, __ATOMIC_ACQUIRE);
+	uint64_t hi = __atomic_load_n(&main_hi, __ATOMIC_ACQUIRE);
+	uint64_t olo = own_lo, ohi;
+	unsigned n = 0;
+
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	ohi = own_hi;
+	/* Not at a process's first capture: opening /proc/self/maps costs more
+	   (20-45 us on the test machine) than a cold capture's proofs; the
+	   second capture asks, and the ones after it make no system call. */
+	if (__builtin_expect(hi == 0 || (sp < lo && hi - sp < CR_MAIN_STACK_MAX), 0) &&
+	    !(ohi && sp - olo < ohi - olo) &&
+	    __atomic_fetch_add(&main_asks, 1, __ATOMIC_RELAXED) > 0) {
+		main_stack_ask(sp);
+		lo = __atomic_load_n(&main_lo, __ATOMIC_ACQUIRE);
+		hi = __atomic_load_n(&main_hi, __ATOMIC_ACQUIRE);
+	}
+	if (hi) {
+		/* main_lo is read first: a lower value stored since is also proven. */
+		f->lo[n] = lo;
+		f->span[n] = hi - lo - 7;
+		n++;
+	}
+	if (ohi) {
+		f->lo[n] = olo;
+		f->span[n] = ohi - olo - 7;
+		n++;
+	}
+	if (n == 2 && sp - olo < ohi - olo)
+		to_front(f, 1);	/* the run that holds sp first */
+	else if (n)
+		to_front(f, 0);
 }

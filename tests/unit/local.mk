@@ -12,7 +12,7 @@ UNIT_TESTS = \
 	tests/unit/t-memfast tests/unit/t-meminit tests/unit/t-install tests/unit/t-sym \
 	tests/unit/t-sym-nopie tests/unit/t-sys tests/unit/t-str tests/unit/t-sink \
 	tests/unit/t-debuginfo tests/unit/t-dump tests/unit/t-unzstd tests/unit/t-threads \
-	tests/unit/t-abortmsg tests/unit/t-json tests/unit/t-symidx
+	tests/unit/t-abortmsg tests/unit/t-json tests/unit/t-symidx tests/unit/t-recall
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -45,3 +45,16 @@ EXTRA_DIST += tests/unit/run-unzstd.sh
 # Other areas' unit tests, in fragments of their own beside them.
 include tests/unit/dwarf.mk
 include tests/unit/demangle.mk
+
+# The captures' remembered proofs against module unloads, freed thread stacks,
+# fork and alternate stacks (issue 20): linked with libcrash.so (its
+# pthread_create records each thread's stack) and two modules it loads in turn.
+tests_unit_t_recall_LDFLAGS = -no-install -Wl,-z,now
+tests_unit_t_recall_LDADD = libcrash.la -ldl -lpthread
+tests_unit_t_recall_DEPENDENCIES = libcrash.la tests/unit/librecall-a.so tests/unit/librecall-b.so
+tests/unit/librecall-a.so: $(srcdir)/tests/recall/mod.c
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fPIC -shared -DRECALL_PAD=1 -o $@ $<
+tests/unit/librecall-b.so: $(srcdir)/tests/recall/mod.c
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fPIC -shared -DRECALL_PAD=8 -o $@ $<
+CLEANFILES += tests/unit/librecall-a.so tests/unit/librecall-b.so
+EXTRA_DIST += tests/recall/mod.c

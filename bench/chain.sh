@@ -1,0 +1,87 @@
+#!/bin/bash
+# bench/chain.sh: captures at the end of a chain of 32 or 128 distinct
+# functions built -O2 -fomit-frame-pointer (issue 20; bench/chain.c), for
+# libcrash's cfi and auto against libunwind's unw_backtrace(), libgcc's
+# _Unwind_Backtrace() and glibc's backtrace(), every one measured in the same
+# run, the methods taking turns in each round (the machine's load moves).
+# Warm: the median of a process's 41 batches of 100 captures after 200, the
+# median over ROUNDS processes.  Cold: the first capture of a fresh process,
+# the median over COLD processes.  Instructions: callgrind, warm the mean of K
+# captures after the first, cold the first (exact, load-independent).
+set -euo pipefail
+B=${top_builddir:-.}
+CH=$B/bench/chain
+CHN=$B/bench/chain-nounw
+K=20
+ROUNDS=${CHAIN_ROUNDS:-7}
+COLD=${CHAIN_COLD:-31}
+# CRASH_DISABLE=1: no crash_install(), so the first capture is really cold.
+export CRASH_DISABLE=1
+
+bin() { case $1 in gcc|glibc) echo "$CHN" ;; *) echo "$CH" ;; esac; }
+ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
+	sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
+med() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+M="cfi auto unw gcc glibc"
+declare -A W32 W128 C32 I32 I128 IC
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for r in $(seq "$ROUNDS"); do
+	for m in $M; do
+		CHAIN_TIME=warm "$(bin $m)" $m 32 0 >>"$tmp/w32.$m"
+		CHAIN_TIME=warm "$(bin $m)" $m 128 0 >>"$tmp/w128.$m"
+	done
+done
+for r in $(seq "$COLD"); do
+	for m in $M; do
+		CHAIN_TIME=cold "$(bin $m)" $m 32 1 >>"$tmp/c32.$m"
+	done
+done
+for m in $M; do
+	W32[$m]=$(med <"$tmp/w32.$m")
+	W128[$m]=$(med <"$tmp/w128.$m")
+	C32[$m]=$(med <"$tmp/c32.$m")
+	b=$(bin $m)
+	x=$(ir "$b" $m 32 0)
+	y=$(ir "$b" $m 32 1)
+	z=$(ir "$b" $m 32 $((K + 1)))
+	I32[$m]=$(( (z - y) / K ))
+	IC[$m]=$(( y - x ))
+	x=$(ir "$b" $m 128 1)
+	z=$(ir "$b" $m 128 $((K + 1)))
+	I128[$m]=$(( (z - x) / K ))
+done
+name() {
+	case $1 in
+	cfi) echo "libcrash crash_backtrace_with(CFI)" ;;
+	auto) echo "libcrash crash_backtrace() (auto)" ;;
+	unw) echo "libunwind unw_backtrace()" ;;
+	gcc) echo "libgcc _Unwind_Backtrace()" ;;
+	glibc) echo "glibc backtrace()" ;;
+	esac
+}
+echo
+echo "## Captures at the end of a chain of distinct functions (-O2 -fomit-frame-pointer)"
+echo
+echo "load average: $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+echo "warm: median ns per capture ($ROUNDS processes, each the median of 41 batches of 100"
+echo "after 200); cold: the first capture of a fresh process, median of $COLD; instructions:"
+echo "callgrind, warm the mean of $K captures after the first, cold the first."
+echo
+echo "| method | warm d32 ns | warm d128 ns | cold d32 ns | warm d32 instr | warm d128 instr | cold d32 instr |"
+echo "|---|---|---|---|---|---|---|"
+for m in $M; do
+	echo "| $(name $m) | ${W32[$m]} | ${W128[$m]} | ${C32[$m]} | ${I32[$m]} | ${I128[$m]} | ${IC[$m]} |"
+done
+echo
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+echo "Ratios, same run (below 1.00: libcrash is faster or smaller):"
+echo
+echo "| libcrash | warm d32 wall / unw | warm d128 wall / unw | cold d32 wall / libgcc | cold d32 instr / libgcc | warm d32 instr / unw |"
+echo "|---|---|---|---|---|---|"
+for m in cfi auto; do
+	echo "| $m | $(ratio "${W32[$m]}" "${W32[unw]}") | $(ratio "${W128[$m]}" "${W128[unw]}") |" \
+		"$(ratio "${C32[$m]}" "${C32[gcc]}") | $(ratio "${IC[$m]}" "${IC[gcc]}") |" \
+		"$(ratio "${I32[$m]}" "${I32[unw]}") |"
+done
