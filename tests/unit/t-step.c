@@ -190,6 +190,10 @@ static void t_cfi(void)
 	tap_ok(cr_cfi_step_cached(&w, &out) == 0 && out.pc == 0x401777 && out.r[7] == fp_at(12),
 	       "... cr_cfi_step_cached steps in place");
 	out = r;
+	w.step.next_exact = 1;	/* left by the step before: it crossed a signal frame */
+	tap_ok(cr_cfi_step_cached(&w, &out) == 0 && !w.step.next_exact,
+	       "... a row without 'S': the caller is not exact, whatever the step before left");
+	out = r;
 	out.pc = F + 2;
 	tap_ok(cr_cfi_step_cached(&w, &out) == -CR_ENOINFO && out.pc == F + 2,
 	       "... another pc: not cached, untouched");
