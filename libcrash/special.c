@@ -276,6 +276,40 @@ __attribute__((noinline)) static int stub(struct cr_walk *w, const struct cr_reg
 	return CR_STEP_TAGGED(CR_TAG_RA);
 }
 
+/*
+ * makecontext (glibc) plants the return address of a context's first
+ * function: the first byte of __start_context (x86_64) or __startcontext
+ * (aarch64), whose FDE starts there, after padding that no FDE covers and that
+ * is no call.  Looked up at pc - 1 (DWARF5 6.4.4) no FDE applies; the one at
+ * pc describes that code's own entry, not a caller (empty: glibc marks the
+ * context's end so).  So no engine knows a caller of this frame: it is the
+ * context's outermost.  The fp engine would read the frame record getcontext
+ * saved before makecontext, on another stack (crash_backtrace has no stack
+ * bounds to refuse it), and go on with frames of the code that made the
+ * context.  A frame with a return address (not exact) only: exact pcs at an
+ * FDE's start are every function's entry.
+ */
+__attribute__((noinline)) static int entry(struct cr_walk *w, const struct cr_regs *in)
+{
+	const struct cr_arch *a = w->arch;
+	size_t n = a->ra_in_reg ? 4 : 16;
+	uint64_t lo, hi;
+	uint8_t code[16];
+
+	if (!a->call_before || in->pc < 4096 + n ||
+	    cr_cfi_range(w, in->pc, &lo, &hi) < 0 || lo != in->pc ||
+	    cr_cfi_range(w, in->pc - 1, &lo, &hi) != -CR_ENOINFO ||
+	    cr_read(w->mem, in->pc - n, code, n) < 0 || a->call_before(code, n))
+		return -CR_ENOINFO;
+	return CR_END;
+}
+
+int cr_entry_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+{
+	(void)out;
+	return w->exact ? -CR_ENOINFO : entry(w, in);
+}
+
 /* Most frames are not exact: they pay only this test (the body is out of line). */
 int cr_stub_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
 {
