@@ -107,7 +107,8 @@ __attribute__((noinline)) static int decoder_agrees(struct cr_walk *w, const str
 
 /*
  * Is ra a call site: does the instruction before it call?  In a function of
- * known extent, cr_scan_confirm decodes from its start.  In code without one
+ * known extent, cr_scan_confirm decodes from its start (within LEAF_MAX of it;
+ * further in, the bytes before ra as below).  In code without one
  * (assembly with no FDE and no symbol) the bytes before ra: the last word on
  * the link-register arches, whose calls are 4 bytes (riscv64: jal/jalr, or
  * c.jalr in its last 2 bytes), the last 16 on x86_64, whose call_before
@@ -126,7 +127,12 @@ static int call_site(struct cr_walk *w, uint64_t ra)
 	    (w->is_exec && w->is_exec(w, ra) == 0))
 		return 0;
 	r.pc = ra;	/* all cr_scan_confirm reads */
-	if (cr_scan_function(w, ra - 1, &start, &size) == 0 && size && ra - start <= size)
+	/* Decoded from the function's start (x86_64's instruction boundaries)
+	   within what the scan engine reads of a function; further in (zlib's
+	   inflate calls adler32@plt 7 KiB in), as in an unknown function: the
+	   bytes before it. */
+	if (cr_scan_function(w, ra - 1, &start, &size) == 0 && size && ra - start <= size &&
+	    ra - start <= LEAF_MAX)
 		return cr_scan_confirm(w, &r);
 	if (cr_read(w->mem, ra - n, code, n) < 0)
 		return 0;
