@@ -198,7 +198,18 @@ NOINLINE static unsigned long job_jmp(void)
 	return (unsigned long)k;
 }
 
-static unsigned reps[J_N];	/* each job's repetitions in its turn */
+/*
+ * Each job's repetitions in its turn.  riscv64: none of the coroutine (0).
+ * Under qemu-riscv64 10 with trixie's glibc 2.41, libstdc++'s std::sort after
+ * the coroutine has run dies (SIGSEGV in libstdc++), with no signal at all
+ * (jobs 7 then 6 in a plain loop); not understood yet (docs/accuracy.md).
+ */
+static unsigned reps[J_N];
+#if defined(__riscv)
+#define SKIP_JOB(j) ((j) == J_CTX)
+#else
+#define SKIP_JOB(j) 0
+#endif
 
 static unsigned long run_job(int j)
 {
@@ -653,12 +664,15 @@ int main(int argc, char **argv)
 	/* Each job once before the maps are read and the samples start: every
 	   library loaded, lazy bindings resolved, OpenSSL's capabilities probed. */
 	for (int j = 0; j < J_N; j++)
-		sink += run_job(j);
+		if (!SKIP_JOB(j))
+			sink += run_job(j);
 	{
 		double t[J_N], most = 0;
 
 		for (int j = 0; j < J_N; j++) {
 			t[j] = 1e9;
+			if (SKIP_JOB(j))
+				continue;
 			for (int r = 0; r < 3; r++) {	/* the fastest of 3 */
 				struct timespec a, b;
 				double d;
@@ -675,6 +689,9 @@ int main(int argc, char **argv)
 		}
 		for (int j = 0; j < J_N; j++)
 			reps[j] = t[j] > 0 && most / t[j] < 64 ? (unsigned)(most / t[j] + 0.5) : 64;
+#if defined(__riscv)
+		reps[J_CTX] = 0;
+#endif
 	}
 	crash_install(&(struct crash_options){ .fd = 2, .signals = CRASH_SIGMASK(SIGSEGV) });
 	memset(&sa, 0, sizeof(sa));
