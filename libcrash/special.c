@@ -107,7 +107,8 @@ __attribute__((noinline)) static int decoder_agrees(struct cr_walk *w, const str
 
 /*
  * Is ra a call site: does the instruction before it call?  In a function of
- * known extent, cr_scan_confirm decodes from its start.  In code without one
+ * known extent, cr_scan_confirm decodes from its start (within LEAF_MAX of it;
+ * further in, the bytes before ra as below).  In code without one
  * (assembly with no FDE and no symbol) the bytes before ra: the last word on
  * the link-register arches, whose calls are 4 bytes (riscv64: jal/jalr, or
  * c.jalr in its last 2 bytes), the last 16 on x86_64, whose call_before
@@ -126,7 +127,12 @@ static int call_site(struct cr_walk *w, uint64_t ra)
 	    (w->is_exec && w->is_exec(w, ra) == 0))
 		return 0;
 	r.pc = ra;	/* all cr_scan_confirm reads */
-	if (cr_scan_function(w, ra - 1, &start, &size) == 0 && size && ra - start <= size)
+	/* Decoded from the function's start (x86_64's instruction boundaries)
+	   within what the scan engine reads of a function; further in (zlib's
+	   inflate calls adler32@plt 7 KiB in), as in an unknown function: the
+	   bytes before it. */
+	if (cr_scan_function(w, ra - 1, &start, &size) == 0 && size && ra - start <= size &&
+	    ra - start <= LEAF_MAX)
 		return cr_scan_confirm(w, &r);
 	if (cr_read(w->mem, ra - n, code, n) < 0)
 		return 0;
@@ -274,6 +280,40 @@ __attribute__((noinline)) static int stub(struct cr_walk *w, const struct cr_reg
 		return -CR_ENOINFO;
 	*out = s;
 	return CR_STEP_TAGGED(CR_TAG_RA);
+}
+
+/*
+ * makecontext (glibc) plants the return address of a context's first
+ * function: the first byte of __start_context (x86_64) or __startcontext
+ * (aarch64), whose FDE starts there, after padding that no FDE covers and that
+ * is no call.  Looked up at pc - 1 (DWARF5 6.4.4) no FDE applies; the one at
+ * pc describes that code's own entry, not a caller (empty: glibc marks the
+ * context's end so).  So no engine knows a caller of this frame: it is the
+ * context's outermost.  The fp engine would read the frame record getcontext
+ * saved before makecontext, on another stack (crash_backtrace has no stack
+ * bounds to refuse it), and go on with frames of the code that made the
+ * context.  A frame with a return address (not exact) only: exact pcs at an
+ * FDE's start are every function's entry.
+ */
+__attribute__((noinline)) static int entry(struct cr_walk *w, const struct cr_regs *in)
+{
+	const struct cr_arch *a = w->arch;
+	size_t n = a->ra_in_reg ? 4 : 16;
+	uint64_t lo, hi;
+	uint8_t code[16];
+
+	if (!a->call_before || in->pc < 4096 + n ||
+	    cr_cfi_range(w, in->pc, &lo, &hi) < 0 || lo != in->pc ||
+	    cr_cfi_range(w, in->pc - 1, &lo, &hi) != -CR_ENOINFO ||
+	    cr_read(w->mem, in->pc - n, code, n) < 0 || a->call_before(code, n))
+		return -CR_ENOINFO;
+	return CR_END;
+}
+
+int cr_entry_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
+{
+	(void)out;
+	return w->exact ? -CR_ENOINFO : entry(w, in);
 }
 
 /* Most frames are not exact: they pay only this test (the body is out of line). */

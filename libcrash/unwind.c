@@ -20,11 +20,11 @@
  * takes cr_ra_step alone (cr_unwind), and a cfi-first policy a cached row.
  */
 static const struct cr_policy policies[] = {
-	[CRASH_ENGINE_AUTO] = { "auto", 1, 7,
-				{ CR_STEP_JIT, CR_STEP_CFI, CR_STEP_SIG, CR_STEP_STUB, CR_STEP_LEAF,
-				  CR_STEP_FP, CR_STEP_SCAN } },
+	[CRASH_ENGINE_AUTO] = { "auto", 1, 8,
+				{ CR_STEP_JIT, CR_STEP_CFI, CR_STEP_SIG, CR_STEP_ENTRY, CR_STEP_STUB,
+				  CR_STEP_LEAF, CR_STEP_FP, CR_STEP_SCAN } },
 	[CRASH_ENGINE_FP] = { "fp", 0, 4, { CR_STEP_SIG, CR_STEP_STUB, CR_STEP_LEAF, CR_STEP_FP } },
-	[CRASH_ENGINE_CFI] = { "cfi", 1, 3, { CR_STEP_CFI, CR_STEP_SIG, CR_STEP_STUB } },
+	[CRASH_ENGINE_CFI] = { "cfi", 1, 4, { CR_STEP_CFI, CR_STEP_SIG, CR_STEP_ENTRY, CR_STEP_STUB } },
 	[CRASH_ENGINE_SCAN] = { "scan", 0, 3, { CR_STEP_SIG, CR_STEP_STUB, CR_STEP_SCAN } },
 };
 

@@ -112,8 +112,8 @@ cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
 /*
  * The special steps (special.c), for exact frames that no engine reads right
  * (docs/design.md).  Each but cr_ra_step gives -CR_ENOINFO where it does not
- * apply (never CR_END, never another error), so it can stand before the
- * engine that would misread the frame:
+ * apply (never another error; CR_END only cr_entry_step, where it applies), so
+ * it can stand before the engine that would misread the frame:
  * - cr_ra_step: the caller from the return address alone, at [sp] (x86_64:
  *   sp + 8 after it) or in the link register (sp unchanged).  Frame #00 of a
  *   pc in no executable mapping (a call through a bad pointer) takes it, and
@@ -130,8 +130,12 @@ cr_step_fn cr_sig_step, cr_cfi_step, cr_fp_step, cr_scan_step;
  * - cr_leaf_step: an exact frame on a link-register arch whose function has
  *   not saved its return address at pc (the prologue decoder's row): the
  *   frame record at fp would be the caller's, and the fp engine would skip it.
+ * - cr_entry_step: the exception, a frame that is not exact whose return
+ *   address no call precedes, at the first byte of an FDE that none before
+ *   it adjoins (makecontext's planted return address into glibc's
+ *   __start_context): CR_END, the context's outermost frame.
  */
-cr_step_fn cr_ra_step, cr_stub_step, cr_jit_step, cr_leaf_step;
+cr_step_fn cr_ra_step, cr_stub_step, cr_jit_step, cr_leaf_step, cr_entry_step;
 
 /* One step of a policy: the function and the tag of the frames it finds. */
 struct cr_step {
@@ -166,6 +170,7 @@ struct cr_policy {
 #define CR_STEP_STUB { cr_stub_step, CR_TAG_RA, 1 }
 #define CR_STEP_JIT { cr_jit_step, CR_TAG_RA, 1 }
 #define CR_STEP_LEAF { cr_leaf_step, CR_TAG_SCAN, 1 }
+#define CR_STEP_ENTRY { cr_entry_step, CR_TAG_CFI, 0 }	/* not exact frames only */
 
 /*
  * The policy of a public engine (enum crash_engine): AUTO, FP, CFI, SCAN;

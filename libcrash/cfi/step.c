@@ -125,5 +125,10 @@ int cr_cfi_step_cached(struct cr_walk *w, struct cr_regs *r)
 	if (!w->cache || cr_walk_module(w, pc, &mod) < 0 ||
 	    cr_cache_get(pc, cr_module_key(mod), &crow) < 0)
 		return -CR_ENOINFO;
+	/* As try_steps does for the others: a caller is exact only if this row
+	   says so, not because the step before crossed a signal frame (the
+	   frame after the interrupted one would be looked up at its return
+	   address, past the FDE of a call to a noreturn function). */
+	w->step.next_exact = 0;
 	return apply(w, &crow, NULL, r, r) == 0 ? 0 : -CR_ENOINFO;
 }

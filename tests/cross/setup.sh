@@ -15,6 +15,8 @@
 #   sysroot/loongarch64  the same for loong64 (bookworm has no loong64 at all).
 #   riscv64-unwind/      trixie libunwind 1.8.1:riscv64 + liblzma5 (test oracle only).
 #   aarch64-unwind/      bookworm libunwind 1.6.2:arm64 + liblzma5 (test oracle only).
+#   riscv64-libs/        trixie libssl3t64, libssl-dev, zlib1g{,-dev}:riscv64, and aarch64-libs/
+#                        bookworm's :arm64 ones: the real libraries tests/xcheck/distro samples.
 #   qemu-7.2/            with QEMU72=1: bookworm's qemu-{aarch64,riscv64}-static 7.2 (no vdso,
 #                        sigreturn trampoline on an anonymous page): run-<arch>-7.2 wrappers.
 #   bin/                 cc-aarch64 (gcc-12), cc-riscv64 (clang-19), gcc-riscv64 (gcc-12),
@@ -244,6 +246,41 @@ unwind() { # ARCH SUITE DEBIAN-ARCH
 unwind riscv64 trixie-rv riscv64
 unwind aarch64 bookworm arm64
 
+# ------------------------------------------------ distribution libraries (cross-check's subjects)
+# The SIGPROF cross-check over real libraries (tests/xcheck/distro.c) samples the arch's own
+# libcrypto (OpenSSL's perlasm) and zlib, with their headers: no *-cross package has them.
+# Into PREFIX/ARCH-libs (lib, include), from the same suite as the runtime root.
+distlibs() { # ARCH SUITE DEBIAN-ARCH PKG...
+	local a=$1 suite=$2 da=$3 d=$PREFIX/$1-libs pkgs p
+	shift 3
+	pkgs=""
+	for p in "$@"; do pkgs="$pkgs $p:$da"; done
+	# the stamp holds the package list: a changed list fetches again
+	[ "$(cat "$STAMP/$a-libs" 2>/dev/null)" != "$pkgs" ] || return 0
+	step "$a distribution libraries ($suite$pkgs) -> $d"
+	rm -rf "$DEBS/l$a" "$d"
+	# shellcheck disable=SC2086
+	fetch "$suite" "$DEBS/l$a" $pkgs
+	newtmp
+	extract "$DEBS/l$a" "$TMP"
+	mkdir -p "$d/lib" "$d/include"
+	for p in "$TMP/usr/lib/$a-linux-gnu" "$TMP/lib/$a-linux-gnu"; do
+		[ ! -d "$p" ] || cp -a "$p/." "$d/lib/"
+	done
+	# bookworm's libz.so -> /lib/...: absolute links made relative, into the same directory
+	for p in "$d/lib"/*.so; do
+		[ ! -L "$p" ] || case $(readlink "$p") in /*) ln -sf "$(basename "$(readlink "$p")")" "$p" ;; esac
+	done
+	# zlib.h, openssl/*.h, then the arch's own openssl/configuration.h &c. over them
+	cp -a "$TMP/usr/include/." "$d/include/"
+	cp -a "$d/include/$a-linux-gnu/." "$d/include/"
+	rm -rf "$TMP" "$DEBS/l$a" "$d/lib/pkgconfig" "$d/include/$a-linux-gnu"
+	[ -e "$d/lib/libcrypto.so" ] && [ -e "$d/lib/libz.so" ] || die "no libcrypto.so or libz.so"
+	echo "$pkgs" >"$STAMP/$a-libs"
+}
+distlibs riscv64 trixie-rv riscv64 libssl3t64 libssl-dev zlib1g zlib1g-dev libzstd1
+distlibs aarch64 bookworm arm64 libssl3 libssl-dev zlib1g zlib1g-dev
+
 rm -rf "$DEBS" "$APTD"/*/cache "$APTD"/*/lists "$APTD"/*/updated
 
 # ---------------------------------------------------------------- wrappers
@@ -260,8 +297,12 @@ SR_RV=$PREFIX/sysroot/riscv64
 SR_LA=$PREFIX/sysroot/loongarch64
 U_RV=$PREFIX/riscv64-unwind
 U_A64=$PREFIX/aarch64-unwind
+L_RV=$PREFIX/riscv64-libs
+L_A64=$PREFIX/aarch64-libs
 UNW_RV="-I$U_RV/include -L$U_RV/lib -Wl,-rpath-link,$U_RV/lib"
+UNW_RV="$UNW_RV -I$L_RV/include -L$L_RV/lib -Wl,-rpath-link,$L_RV/lib"
 UNW_A64="-I$U_A64/include -L$U_A64/lib -Wl,-rpath-link,$U_A64/lib"
+UNW_A64="$UNW_A64 -I$L_A64/include -L$L_A64/lib -Wl,-rpath-link,$L_A64/lib"
 CL_RV="--target=riscv64-linux-gnu --sysroot=$SR_RV -fuse-ld=lld -Qunused-arguments $UT $UNW_RV"
 CL_LA="--target=loongarch64-linux-gnu --sysroot=$SR_LA -fuse-ld=lld -Qunused-arguments $UT"
 wrap cc-riscv64 "exec clang-19 $CL_RV \"\$@\""
@@ -279,8 +320,8 @@ wrap c++-loongarch64 "exec clang++-19 $CL_LA \"\$@\""
 # command lines: a test harness runs qemu directly, so a host LD_PRELOAD of a target library
 # reaches only static programs (qemu ignores it and hands it on to the guest's ld.so).
 declare -A QRUN=(
-	[riscv64]="$PREFIX/qemu/qemu-riscv64 -L $SR_RV/usr/riscv64-linux-gnu -E LD_LIBRARY_PATH=$U_RV/lib"
-	[aarch64]="$PREFIX/qemu/qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$U_A64/lib"
+	[riscv64]="$PREFIX/qemu/qemu-riscv64 -L $SR_RV/usr/riscv64-linux-gnu -E LD_LIBRARY_PATH=$U_RV/lib:$L_RV/lib"
+	[aarch64]="$PREFIX/qemu/qemu-aarch64 -L /usr/aarch64-linux-gnu -E LD_LIBRARY_PATH=$U_A64/lib:$L_A64/lib"
 	[loongarch64]="$PREFIX/qemu/qemu-loongarch64 -L $SR_LA/usr/loongarch64-linux-gnu"
 )
 {

@@ -498,6 +498,38 @@ static void t_nofde(void)
 								  CR_TAG_FP),
 		       "aarch64 no FDE, signed return addresses: [fp], the CFA from the prologue");
 	}
+
+	/*
+	 * A stub (a PLT entry) called from far into a long function: L (sized
+	 * 0x2000, FDE: a 32-byte frame, its record at the bottom, fp at it)
+	 * calls X at L + 0x17fc, past the 4 KiB the scan engine decodes of a
+	 * function (zlib's inflate calls adler32@plt 7 KiB in).  The link
+	 * register is a call site by the instruction before it, and CFI from it
+	 * reaches the record's frame: [ra], L, not O (which the record at fp,
+	 * L's own, names).
+	 */
+	{
+		const struct nofde *n = &nofde_arches[0];
+		const uint64_t f_l = FP_CODE + 0x1000, ra_l = f_l + 0x1800;
+		const uint8_t cie[] = { 0x0c, 31, 0 };
+		const uint8_t rec_lo[] = { 0x0e, 32, 0x80 | 29, 4, 0x80 | 30, 3 };
+		struct cr_walk w;
+		struct cr_regs r;
+
+		nofde_setup(n, &r, F_X, fp_at(20), fp_at(20), ra_l);
+		fp_reset();
+		fp_sym("O", F_O, 0x40);
+		fp_sym("L", f_l, 0x2000);
+		fp_put(RA_O - 4, &n->call, 4);
+		fp_put(ra_l - 4, &n->call, 4);
+		fp_fde(fp_cie(30, 0, cie, sizeof(cie)), f_l, f_l + 0x2000, rec_lo, sizeof(rec_lo));
+		fp_put64(fp_at(20), 0);	/* L's record: O's fp (outermost), RA_O */
+		fp_put64(fp_at(21), RA_O);
+		fp_walk(&w, n->a, 1);
+		tap_ok(step(cr_stub_step, &w, &r) == 0 && nf_is(n, ra_l, fp_at(20), fp_at(20),
+								  CR_TAG_RA),
+		       "aarch64 no FDE, the link register a call 6 KiB into its function: [ra]");
+	}
 }
 
 /* Through the policies: the special step's frame, tagged, then the engines go on. */

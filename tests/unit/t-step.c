@@ -163,6 +163,37 @@ static void t_cfi(void)
 	tap_ok(step(cr_cfi_step, &w, &r) == CR_END && untouched(),
 	       "cfi: an undefined return address: the outermost frame");
 
+	/* makecontext's planted return address: F, the first byte of the only
+	   FDE, after bytes that are no call (zeros), not exact. */
+	cfi_setup(0, 0);
+	fp_walk(&w, x86, 0);
+	fp_regs(&r, x86, F, fp_at(11));
+	tap_ok(step(cr_cfi_step, &w, &r) == -CR_ENOINFO && untouched(),
+	       "entry: cfi has no FDE at F - 1");
+	tap_ok(step(cr_entry_step, &w, &r) == CR_END && untouched(),
+	       "entry: a return address at an FDE's start, no FDE nor call before: outermost");
+	w.exact = 1;
+	tap_ok(step(cr_entry_step, &w, &r) == -CR_ENOINFO && untouched(),
+	       "entry: not for an exact pc (a function's entry)");
+	w.exact = 0;
+	fp_regs(&r, x86, F + 1, fp_at(11));
+	tap_ok(step(cr_entry_step, &w, &r) == -CR_ENOINFO && untouched(),
+	       "entry: not inside an FDE");
+	fp_put(F - 5, (const uint8_t[]){ 0xe8, 0, 0, 0, 0 }, 5);	/* call rel32 */
+	fp_regs(&r, x86, F, fp_at(11));
+	tap_ok(step(cr_entry_step, &w, &r) == -CR_ENOINFO && untouched(),
+	       "entry: a call before it (the last instruction of FDE-less code)");
+	fp_reset();
+	{
+		size_t c = fp_cie(16, 0, (const uint8_t[]){ 0x0c, 7, 8, 0x90, 1 }, 5);
+
+		fp_fde(c, F - 0x10, F, (const uint8_t[]){ 0 }, 1);
+		fp_fde(c, F, F + 0x40, (const uint8_t[]){ 0 }, 1);
+	}
+	fp_walk(&w, x86, 0);
+	tap_ok(step(cr_entry_step, &w, &r) == -CR_ENOINFO && untouched(),
+	       "entry: an FDE ends at F (a noreturn call's return address)");
+
 	/* Walks without the row cache keep their last rows (w->lastrows). */
 	cfi_setup(0, 0);
 	fp_walk(&w, x86, 1);
@@ -189,6 +220,10 @@ static void t_cfi(void)
 	out = r;
 	tap_ok(cr_cfi_step_cached(&w, &out) == 0 && out.pc == 0x401777 && out.r[7] == fp_at(12),
 	       "... cr_cfi_step_cached steps in place");
+	out = r;
+	w.step.next_exact = 1;	/* left by the step before: it crossed a signal frame */
+	tap_ok(cr_cfi_step_cached(&w, &out) == 0 && !w.step.next_exact,
+	       "... a row without 'S': the caller is not exact, whatever the step before left");
 	out = r;
 	out.pc = F + 2;
 	tap_ok(cr_cfi_step_cached(&w, &out) == -CR_ENOINFO && out.pc == F + 2,

@@ -60,6 +60,7 @@ static const char *policy_steps(const struct cr_policy *p)
 		const char *name;
 	} names[] = { { cr_jit_step, "jit" },   { cr_cfi_step, "cfi" },	  { cr_sig_step, "sig" },
 		      { cr_stub_step, "stub" }, { cr_leaf_step, "leaf" }, { cr_fp_step, "fp" },
+		      { cr_entry_step, "entry" },
 		      { cr_scan_step, "scan" }, { cr_ra_step, "ra" } };
 	static char buf[128];
 	size_t k = 0;
@@ -251,12 +252,13 @@ int main(void)
 	tap_is_u64(t.stop, CR_STOP_COMPLETE, "and complete");
 
 	/* The policy of each public engine: its steps in order. */
-	tap_is_str(policy_steps(cr_policy(CRASH_ENGINE_AUTO)), "jit cfi sig stub leaf fp scan",
-		   "auto: jit cfi sig stub leaf fp scan");
-	tap_is_str(policy_tags(cr_policy(CRASH_ENGINE_AUTO)), "ra cfi sig ra scan fp scan",
+	tap_is_str(policy_steps(cr_policy(CRASH_ENGINE_AUTO)), "jit cfi sig entry stub leaf fp scan",
+		   "auto: jit cfi sig entry stub leaf fp scan");
+	tap_is_str(policy_tags(cr_policy(CRASH_ENGINE_AUTO)), "ra cfi sig cfi ra scan fp scan",
 		   "auto: their tags");
 	tap_ok(cr_policy(CRASH_ENGINE_AUTO)->cfi_first, "auto: cached rows first");
-	tap_is_str(policy_steps(cr_policy(CRASH_ENGINE_CFI)), "cfi sig stub", "cfi: cfi sig stub");
+	tap_is_str(policy_steps(cr_policy(CRASH_ENGINE_CFI)), "cfi sig entry stub",
+		   "cfi: cfi sig entry stub");
 	tap_ok(cr_policy(CRASH_ENGINE_CFI)->cfi_first, "cfi: cached rows first");
 	tap_is_str(policy_steps(cr_policy(CRASH_ENGINE_FP)), "sig stub leaf fp",
 		   "fp: sig stub leaf fp");

@@ -86,6 +86,19 @@ tests_xcheck_sigprof_dl_LDADD = $(XCHECK_LDADD)
 TESTS += tests/xcheck/run-sigprof.sh
 endif
 
+if HAVE_DISTRO
+# The SIGPROF cross-check over the distribution's own libraries (issue 19):
+# glibc, libcrypto's perlasm, zlib, libm, libstdc++, swapcontext, longjmp.
+check_PROGRAMS += tests/xcheck/distro
+nodist_EXTRA_tests_xcheck_distro_SOURCES = dummy.cxx
+tests_xcheck_distro_SOURCES = tests/xcheck/distro.c tests/xcheck/distro-cxx.cc
+tests_xcheck_distro_CFLAGS = $(AM_CFLAGS) -fasynchronous-unwind-tables
+tests_xcheck_distro_CXXFLAGS = $(AM_CXXFLAGS) -fasynchronous-unwind-tables
+tests_xcheck_distro_LDADD = $(UNIT_LDADD) $(UNWIND_LIBS) -lcrypto -lz -lm -ldl
+TESTS += tests/xcheck/run-distro.sh
+endif
+EXTRA_DIST += tests/xcheck/run-distro.sh
+
 if HAVE_LIBUNWIND
 # crash_backtrace vs glibc backtrace() and libunwind, plain, in a handler, nested.
 check_PROGRAMS += tests/xcheck/btcheck
