@@ -297,8 +297,10 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 		max = t->max - t->n < BATCH ? t->max - t->n : BATCH;
 		k = loop(r, w, fp, sp, max, &b);
 		if (t->pcs && !t->f && !t->sink) {
-			for (i = 0; i < k; i++)
-				t->pcs[t->n + i] = (void *)(uintptr_t)b.pc[i];
+			/* Only the pcs wanted: one copy (64-bit targets: a pointer
+			   is the 8 bytes of its address). */
+			_Static_assert(sizeof(void *) == sizeof(uint64_t), "64-bit");
+			__builtin_memcpy(t->pcs + t->n, b.pc, k * sizeof(b.pc[0]));
 			t->n += k;
 		} else {
 			for (i = 0; i < k; i++)

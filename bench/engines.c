@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * engines METHOD DEPTH ITERS: a chain of DEPTH distinct noinline functions
+ * (of 128), then ITERS captures with METHOD:
+ *   fp       crash_backtrace_with(CRASH_ENGINE_FP)
+ *   scan     crash_backtrace_with(CRASH_ENGINE_SCAN)
+ *   cfi      crash_backtrace_with(CRASH_ENGINE_CFI)
+ *   naive    a bare frame-pointer walk (the floor: no checks at all)
+ *   none     the chain only (the baseline to subtract)
+ * Built three times (bench/local.mk): with frame pointers (engines-fp),
+ * without (engines-nofp: the fp engine's time to give up), and without
+ * frame pointers or unwind tables (engines-noeh: the scan engine's case).
+ * Under callgrind, (instructions at ITERS=k) - (ITERS=0) is the capture cost;
+ * ENGINES_TIME=1 prints the wall nanoseconds per capture (the clock read
+ * around the captures alone, not the chain), ENGINES_PRINT=1 the frame count.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "crash.h"
+
+#define MAXF 512
+#define CHAIN 128
+static void *buf[MAXF];
+static volatile int sink;
+static int method;	/* index into methods[] */
+static long iters;
+static double ns;	/* per capture */
+static int frames;
+
+static const char *const methods[] = { "none", "fp", "scan", "cfi", "naive" };
+
+__attribute__((noinline)) static int naive_fp(void **out, int max)
+{
+	void **fp = __builtin_frame_address(0);
+	int n = 0;
+
+	while (fp && n < max) {
+		out[n++] = fp[1];
+		if ((void **)fp[0] <= fp)	/* the chain must go up the stack */
+			break;
+		fp = (void **)fp[0];
+	}
+	return n;
+}
+
+__attribute__((noinline)) static int capture(void)
+{
+	switch (method) {
+	case 1:
+		return crash_backtrace_with(CRASH_ENGINE_FP, buf, MAXF);
+	case 2:
+		return crash_backtrace_with(CRASH_ENGINE_SCAN, buf, MAXF);
+	case 3:
+		return crash_backtrace_with(CRASH_ENGINE_CFI, buf, MAXF);
+	case 4:
+		return naive_fp(buf, MAXF);
+	}
+	return 0;
+}
+
+/* The end of the chain: the captures, timed. */
+__attribute__((noinline)) static int captures(int x)
+{
+	struct timespec t0, t1;
+	int n = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (long i = 0; i < iters; i++)
+		n = capture();
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (iters)
+		ns = ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / iters;
+	frames = n;
+	return n + x;
+}
+
+/* 128 distinct functions, each calling the next through the table (its own
+   frame, its own FDE, its own prologue), the last one the captures. */
+static int (*volatile chain[CHAIN + 1])(int);
+
+#define F(p, k)                                                                  \
+	__attribute__((noinline)) static int f_##p##_##k(int x)                   \
+	{                                                                        \
+		int r = chain[(p) * 16 + (k) + 1](x + 1);                         \
+		__asm__ volatile("" ::: "memory");                               \
+		return r + (p) + (k);                                             \
+	}
+#define ROW(p)                                                                   \
+	F(p, 0) F(p, 1) F(p, 2) F(p, 3) F(p, 4) F(p, 5) F(p, 6) F(p, 7) F(p, 8) F(p, 9) \
+	F(p, 10) F(p, 11) F(p, 12) F(p, 13) F(p, 14) F(p, 15)
+#define NAMES(p)                                                                 \
+	f_##p##_0, f_##p##_1, f_##p##_2, f_##p##_3, f_##p##_4, f_##p##_5, f_##p##_6,     \
+	f_##p##_7, f_##p##_8, f_##p##_9, f_##p##_10, f_##p##_11, f_##p##_12,         \
+	f_##p##_13, f_##p##_14, f_##p##_15
+ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7)
+
+int main(int argc, char **argv)
+{
+	static int (*const fns[CHAIN])(int) = { NAMES(0), NAMES(1), NAMES(2), NAMES(3),
+						NAMES(4), NAMES(5), NAMES(6), NAMES(7) };
+	int depth, m;
+
+	if (argc < 4 || (depth = atoi(argv[2])) < 1 || depth > CHAIN) {
+		fprintf(stderr, "usage: engines METHOD DEPTH(1-%d) ITERS\n", CHAIN);
+		return 2;
+	}
+	for (m = 0; m < (int)(sizeof(methods) / sizeof(methods[0])); m++)
+		if (strcmp(argv[1], methods[m]) == 0)
+			break;
+	if (m == (int)(sizeof(methods) / sizeof(methods[0]))) {
+		fprintf(stderr, "engines: unknown method %s\n", argv[1]);
+		return 2;
+	}
+	method = m;
+	iters = atol(argv[3]);
+	for (int i = 0; i < CHAIN; i++)
+		chain[i] = fns[i];
+	chain[CHAIN] = captures;
+	sink = chain[CHAIN - depth](0);	/* depth functions of the chain, then captures */
+	if (getenv("ENGINES_PRINT"))
+		printf("%s: %d frames\n", argv[1], frames);
+	if (getenv("ENGINES_TIME") && iters)
+		printf("%.1f\n", ns);
+	return 0;
+}

@@ -1,0 +1,65 @@
+#!/bin/bash
+# bench/engines.sh: the fp and scan engines per frame (issue 20), also the
+# end of `make bench`.  A chain of 128 distinct noinline functions
+# (bench/engines.c), built with frame pointers (engines-fp), without
+# (engines-nofp) and without frame pointers or unwind tables (engines-noeh).
+# callgrind instructions per frame: the slope of the capture's cost from
+# depth 8 to 128; wall: the same slope of the median ns per capture (5 runs
+# of ITERS captures), every method in the same run.
+set -euo pipefail
+B=${top_builddir:-.}
+E=$B/bench/engines
+K=20
+ITERS=${ENGINES_ITERS:-2000}
+# The scan engine per frame before issue 20's work (commit 78b6b42: the
+# issue's outside benchmark, docs/performance.md): for the ratio.
+SCAN_BEFORE_IR=27000
+SCAN_BEFORE_NS=16000
+
+capture_ir() { # BIN METHOD DEPTH: callgrind instructions per capture
+	local x y
+	x=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$2" "$3" 0 2>&1 |
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	y=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" "$2" "$3" $K 2>&1 |
+		sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+	echo $(( (y - x) / K ))
+}
+capture_ns() { # BIN METHOD DEPTH [ITERS]: median wall ns per capture over 5 runs
+	for i in 1 2 3 4 5; do ENGINES_TIME=1 "$1" "$2" "$3" "${4:-$ITERS}"; done | sort -n | sed -n 3p
+}
+slope_ir() { # BIN METHOD
+	local a b
+	a=$(capture_ir "$1" "$2" 8)
+	b=$(capture_ir "$1" "$2" 128)
+	echo $(( (b - a) / 120 ))
+}
+slope_ns() { # BIN METHOD [ITERS]
+	local a b
+	a=$(capture_ns "$1" "$2" 8 "${3:-}")
+	b=$(capture_ns "$1" "$2" 128 "${3:-}")
+	awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (b - a) / 120 }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
+
+echo
+echo "## fp and scan engines per frame (issue 20, $(date -u +%Y-%m-%d))"
+echo
+echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "A chain of 128 distinct functions; per frame = the slope from depth 8 to 128"
+echo "(callgrind instructions, and the median wall ns per capture of 5 runs)."
+echo
+echo "| what | instructions per frame | wall ns per frame | ratio |"
+echo "|---|---|---|---|"
+fi_=$(slope_ir "$E-fp" fp); fn=$(slope_ns "$E-fp" fp)
+ni=$(slope_ir "$E-fp" naive); nn=$(slope_ns "$E-fp" naive)
+echo "| fp engine, frame-pointer build | $fi_ | $fn | $(ratio "$fi_" "$ni") instructions, $(ratio "$fn" "$nn") wall of the naive walk |"
+echo "| naive frame-pointer walk (no checks), same run | $ni | $nn | 1x |"
+si=$(slope_ir "$E-noeh" scan); sn=$(slope_ns "$E-noeh" scan 200)
+echo "| scan engine, no frame pointers, no unwind tables | $si | $sn | $(ratio "$SCAN_BEFORE_IR" "$si") fewer instructions, $(ratio "$SCAN_BEFORE_NS" "$sn") less wall than before (${SCAN_BEFORE_IR}, ${SCAN_BEFORE_NS} ns) |"
+echo
+echo "| what | instructions per capture | wall ns per capture |"
+echo "|---|---|---|"
+echo "| fp engine giving up on a build without frame pointers (depth 32) | $(capture_ir "$E-nofp" fp 32) | $(capture_ns "$E-nofp" fp 32) |"
+echo "| fp engine, frame-pointer build, depth 32 | $(capture_ir "$E-fp" fp 32) | $(capture_ns "$E-fp" fp 32) |"
+echo "| scan engine, depth 32 | $(capture_ir "$E-noeh" scan 32) | $(capture_ns "$E-noeh" scan 32 200) |"
