@@ -76,7 +76,8 @@ int cr_fp_run_init(struct cr_fp_run *r, const struct cr_walk *w, const struct cr
 	    row->ra == a->fp || row->ra == a->sp || row->reg[a->fp].kind != CR_OFFSET ||
 	    row->reg[row->ra].kind != CR_OFFSET || row->signal)
 		return 0;
-	for (i = 0; i < CR_NREGS; i++)
+	/* (columns past the arch's are not applied: cr_row_apply) */
+	for (i = 0; i < a->nregs && i < CR_NREGS; i++)
 		if (i != a->fp && i != row->ra && row->reg[i].kind != CR_SAME)
 			return 0;
 	r->cfa_off = row->cfa.off;
@@ -281,6 +282,12 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 
 	if (!r->on || !cr_reg_valid(cur, fpn) || !cr_reg_valid(cur, spn) || t->n >= t->max)
 		return 0;
+	fp = cur->r[fpn];
+	sp = cur->r[spn];
+	/* A frame pointer that is no frame record's (code built without them):
+	   the steps take the frame at once, no range is proven for it. */
+	if (fp == 0 || (fp & 7) || fp < sp || fp < w->stack_lo || fp >= w->stack_hi)
+		return 0;
 	/* The sig step's question for the first pc; the loop asks it of each caller. */
 	if (pc - r->clo > r->cspan && code_range(r, w, pc) < 0)
 		return 0;
@@ -291,8 +298,6 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 		loop = a->strip_ra ? run_a_strip : run_a;
 	else if (r->fp_off == -16 && r->ra_off == -8 && r->cfa_off == 0 && !a->strip_ra)
 		loop = run_b;
-	fp = cur->r[fpn];
-	sp = cur->r[spn];
 	for (unsigned round = 0; t->n < t->max && round < 1u << 16; round++) {
 		max = t->max - t->n < BATCH ? t->max - t->n : BATCH;
 		k = loop(r, w, fp, sp, max, &b);
