@@ -4,8 +4,8 @@
 # (bench/engines.c), built with frame pointers (engines-fp), without
 # (engines-nofp) and without frame pointers or unwind tables (engines-noeh).
 # callgrind instructions per frame: the slope of the capture's cost from
-# depth 8 to 128; wall: the same slope of the median ns per capture (5 runs
-# of ITERS captures), every method in the same run.
+# depth 8 to 128; wall: the same slope of the median ns of a capture (each
+# timed alone; the median of 5 runs of ITERS), every method in the same run.
 set -euo pipefail
 B=${top_builddir:-.}
 E=$B/bench/engines
@@ -24,7 +24,7 @@ capture_ir() { # BIN METHOD DEPTH: callgrind instructions per capture
 		sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
 	echo $(( (y - x) / K ))
 }
-capture_ns() { # BIN METHOD DEPTH [ITERS]: median wall ns per capture over 5 runs
+capture_ns() { # BIN METHOD DEPTH [ITERS]: the median over 5 runs of each run's median capture
 	for i in 1 2 3 4 5; do ENGINES_TIME=1 "$1" "$2" "$3" "${4:-$ITERS}"; done | sort -n | sed -n 3p
 }
 slope_ir() { # BIN METHOD
@@ -47,7 +47,8 @@ echo
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "A chain of 128 distinct functions; per frame = the slope from depth 8 to 128"
-echo "(callgrind instructions, and the median wall ns per capture of 5 runs)."
+echo "(callgrind instructions; wall: each capture timed alone, the median of a run's"
+echo "captures, the median of 5 runs)."
 echo
 echo "| what | instructions per frame | wall ns per frame | ratio |"
 echo "|---|---|---|---|"

@@ -54,8 +54,9 @@ int cr_fp_run_init(struct cr_fp_run *r, const struct cr_walk *w, const struct cr
 	cr_step_fn *steps[2];
 
 	r->on = 0;
-	r->slo = r->clo = 1;
-	r->sspan = r->cspan = 0;	/* empty: fp - 1 > 0 for any fp >= 1, 0 fails too */
+	r->slo = r->clo = 0;
+	r->slen = r->clen = 0;	/* empty: x - lo < 0 for no x */
+	r->sdelta = r->cdelta = 0;
 	if (!row || p->cfi_first || !w->mem->view)
 		return 0;
 	/* The policy's steps for a frame that is not exact: [sig,] fp. */
@@ -102,6 +103,7 @@ int cr_fp_run_init(struct cr_fp_run *r, const struct cr_walk *w, const struct cr
 static __attribute__((noinline)) int stack_range(struct cr_fp_run *r, struct cr_walk *w,
 						 uint64_t fp, uint64_t sp)
 {
+	const uint8_t *v;
 	uint64_t lo, hi, plo, phi;
 
 	if (fp == 0 || (fp & 7) || fp < sp || fp < w->stack_lo || fp >= w->stack_hi ||
@@ -109,7 +111,7 @@ static __attribute__((noinline)) int stack_range(struct cr_fp_run *r, struct cr_
 		return -1;
 	plo = (fp + (uint64_t)r->lo_off) & ~(PAGE - 1);
 	phi = ((fp + (uint64_t)r->hi_off - 1) | (PAGE - 1)) + 1;
-	if (phi <= plo || !cr_mem_view(w->mem, plo, phi - plo))
+	if (phi <= plo || !(v = cr_mem_view(w->mem, plo, phi - plo)))
 		return -1;
 	/* fp such that [fp + lo_off, fp + hi_off) is inside [plo, phi), and fp
 	   itself inside the stack. */
@@ -125,7 +127,8 @@ static __attribute__((noinline)) int stack_range(struct cr_fp_run *r, struct cr_
 	if (hi < lo)
 		return -1;
 	r->slo = lo;
-	r->sspan = hi - lo;
+	r->slen = hi - lo + 1;
+	r->sdelta = (uint64_t)(uintptr_t)v - plo;	/* the view's bytes of an address */
 	return 0;
 }
 
@@ -140,7 +143,8 @@ static __attribute__((noinline)) int code_range(struct cr_fp_run *r, struct cr_w
 {
 	const struct cr_module *mod;
 	const Elf64_Phdr *ph;
-	uint64_t slo = 0, shi = 0, plo, phi, page = pc & ~(PAGE - 1);
+	const uint8_t *v;
+	uint64_t slo = 0, shi = 0, plo, phi, delta, page = pc & ~(PAGE - 1);
 	unsigned i;
 
 	if (pc < PAGE || cr_walk_module(w, pc, &mod) < 0 || !mod->phnum || mod->phnum > 64 ||
@@ -165,8 +169,9 @@ static __attribute__((noinline)) int code_range(struct cr_fp_run *r, struct cr_w
 	   proof (a page-cache fault per page: microseconds). */
 	plo = page;
 	phi = page + ((pc & (PAGE - 1)) > PAGE - 8 ? 2 * PAGE : PAGE);
-	if (!cr_mem_view(w->mem, plo, phi - plo))
+	if (!(v = cr_mem_view(w->mem, plo, phi - plo)))
 		return -1;
+	delta = (uint64_t)(uintptr_t)v - plo;
 	if (plo < slo)
 		plo = slo;
 	phi -= 8;
@@ -175,7 +180,8 @@ static __attribute__((noinline)) int code_range(struct cr_fp_run *r, struct cr_w
 	if (pc < plo || pc > phi)
 		return -1;
 	r->clo = plo;
-	r->cspan = phi - plo;
+	r->clen = phi - plo + 1;
+	r->cdelta = delta;
 	return 0;
 }
 
@@ -202,28 +208,31 @@ run_loop(struct cr_fp_run *r, struct cr_walk *w, uint64_t fp, uint64_t sp, unsig
 {
 	const uint64_t mask = r->sig ? cr_sigreturn_mask : 0;
 	const uint64_t head = r->sig ? cr_sigreturn_head : ~0ull;	/* no sig step: never equal */
-	uint64_t slo = r->slo, sspan = r->sspan, clo = r->clo, cspan = r->cspan;
+	uint64_t slo = r->slo, slen = r->slen, clo = r->clo, clen = r->clen;
+	uint64_t sdelta = r->sdelta, cdelta = r->cdelta;	/* address -> the view's bytes */
 	uint64_t nfp, npc, word;
 	unsigned n = 0;
 
 	while (n < max) {
 		/* The fp step: an aligned record at or above sp, inside the stack. */
-		if (__builtin_expect(fp - slo > sspan || fp < sp + (CFA <= 0) || (fp & 7), 0)) {
+		if (__builtin_expect(fp - slo >= slen || fp < sp + (CFA <= 0) || (fp & 7), 0)) {
 			if (stack_range(r, w, fp, sp) < 0 || fp < sp + (CFA <= 0))
 				break;
 			slo = r->slo;
-			sspan = r->sspan;
+			slen = r->slen;
+			sdelta = r->sdelta;
 		}
-		__builtin_memcpy(&nfp, (const void *)(uintptr_t)(fp + (uint64_t)FP), 8);
-		__builtin_memcpy(&npc, (const void *)(uintptr_t)(fp + (uint64_t)RA), 8);
+		__builtin_memcpy(&nfp, (const void *)(uintptr_t)(fp + sdelta + (uint64_t)FP), 8);
+		__builtin_memcpy(&npc, (const void *)(uintptr_t)(fp + sdelta + (uint64_t)RA), 8);
 		if (STRIP)
 			npc = w->arch->strip_ra(npc);
 		/* check_step's: the caller's pc is code. */
-		if (__builtin_expect(npc - clo > cspan, 0)) {
+		if (__builtin_expect(npc - clo >= clen, 0)) {
 			if (code_range(r, w, npc) < 0)
 				break;
 			clo = r->clo;
-			cspan = r->cspan;
+			clen = r->clen;
+			cdelta = r->cdelta;
 		}
 		b->pc[n] = npc;
 		b->sp[n] = fp + (uint64_t)CFA;
@@ -232,7 +241,7 @@ run_loop(struct cr_fp_run *r, struct cr_walk *w, uint64_t fp, uint64_t sp, unsig
 		sp = fp + (uint64_t)CFA;
 		fp = nfp;
 		/* The next step's sig question: a trampoline at the caller's pc? */
-		__builtin_memcpy(&word, (const void *)(uintptr_t)npc, 8);
+		__builtin_memcpy(&word, (const void *)(uintptr_t)(npc + cdelta), 8);
 		if ((word & mask) == head)
 			break;
 	}
@@ -279,6 +288,7 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 	struct batch b;
 	uint64_t pc = cur->pc, word, fp, sp;
 	unsigned n = 0, k, i, max;
+	int more = 1;
 
 	if (!r->on || !cr_reg_valid(cur, fpn) || !cr_reg_valid(cur, spn) || t->n >= t->max)
 		return 0;
@@ -289,9 +299,9 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 	if (fp == 0 || (fp & 7) || fp < sp || fp < w->stack_lo || fp >= w->stack_hi)
 		return 0;
 	/* The sig step's question for the first pc; the loop asks it of each caller. */
-	if (pc - r->clo > r->cspan && code_range(r, w, pc) < 0)
+	if (pc - r->clo >= r->clen && code_range(r, w, pc) < 0)
 		return 0;
-	__builtin_memcpy(&word, (const void *)(uintptr_t)pc, 8);
+	__builtin_memcpy(&word, (const void *)(uintptr_t)(pc + r->cdelta), 8);
 	if (r->sig && (word & cr_sigreturn_mask) == cr_sigreturn_head)
 		return 0;
 	if (r->fp_off == 0 && r->ra_off == 8 && r->cfa_off == 16)
@@ -313,18 +323,24 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 		}
 		if (k) {
 			/* The registers as the row leaves them: fp, the return
-			   address's column (read again: proven) and sp set, the
-			   others kept, none past the arch's columns. */
-			fp = *(const uint64_t *)(uintptr_t)(b.fp + (uint64_t)r->fp_off);
+			   address's column (the last record's, read again: it was
+			   proven) and sp set, the others kept, none past the
+			   arch's columns. */
+			cur->valid &= CR_BIT(a->nregs) - 1;
+			if (cr_read64(w->mem, b.fp + (uint64_t)r->fp_off, &fp) < 0 ||
+			    cr_read64(w->mem, b.fp + (uint64_t)r->ra_off, &cur->r[ran]) < 0) {
+				cur->valid &= ~(CR_BIT(fpn) | CR_BIT(ran));	/* cannot happen */
+				more = 0;
+			} else {
+				cur->valid |= CR_BIT(ran);
+			}
 			sp = b.sp[k - 1];
 			cur->r[fpn] = fp;
-			cur->r[ran] = *(const uint64_t *)(uintptr_t)(b.fp + (uint64_t)r->ra_off);
 			cur->r[spn] = sp;
-			cur->valid = (cur->valid & (CR_BIT(a->nregs) - 1)) | CR_BIT(ran);
 			cur->pc = b.pc[k - 1];
 		}
 		n += k;
-		if (k < max)
+		if (k < max || !more)
 			break;
 	}
 	return n;

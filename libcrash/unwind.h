@@ -296,10 +296,13 @@ struct cr_fp_run {
 	uint8_t ra;			/* the row's return-address column */
 	int64_t cfa_off, fp_off, ra_off;	/* CFA, saved fp, return address: fp + off */
 	int64_t lo_off, hi_off;		/* the record: [fp + lo_off, fp + hi_off) */
-	/* Proven: a frame record at fp in [slo, slo + sspan] is readable in
-	   place and inside the stack; 8 bytes at pc in [clo, clo + cspan] are
-	   readable in place and pc is in an executable segment of a module. */
-	uint64_t slo, sspan, clo, cspan;
+	/* Proven: a frame record at fp, fp - slo < slen, is readable in place
+	   and inside the stack; 8 bytes at pc, pc - clo < clen, are readable in
+	   place and pc is in an executable segment of a module (len 0: none). */
+	uint64_t slo, slen, clo, clen;
+	/* Where the view of each range has an address's bytes: at address +
+	   delta (0 for the live process, whose views are the memory itself). */
+	uint64_t sdelta, cdelta;
 };
 int cr_fp_run_init(struct cr_fp_run *r, const struct cr_walk *w, const struct cr_policy *p);
 unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
