@@ -188,8 +188,8 @@ static __attribute__((noinline)) int code_range(struct cr_fp_run *r, struct cr_w
 #define BATCH 32	/* frames found before they are recorded (no call in the loop) */
 
 struct batch {
-	uint64_t pc[BATCH], sp[BATCH];
-	uint64_t fp;		/* the last frame's fp (its sp is sp[n - 1]) */
+	uint64_t pc[BATCH], sp[BATCH];	/* the last record read: sp[n - 1] - CFA */
+	int redo;		/* a range's view is not the memory itself: run_any goes on */
 };
 
 /*
@@ -204,23 +204,33 @@ struct batch {
  */
 static inline __attribute__((always_inline)) unsigned
 run_loop(struct cr_fp_run *r, struct cr_walk *w, uint64_t fp, uint64_t sp, unsigned max,
-	 struct batch *b, const int64_t FP, const int64_t RA, const int64_t CFA, const int STRIP)
+	 struct batch *b, const int64_t FP, const int64_t RA, const int64_t CFA, const int STRIP,
+	 const int ZD)
 {
 	const uint64_t mask = r->sig ? cr_sigreturn_mask : 0;
 	const uint64_t head = r->sig ? cr_sigreturn_head : ~0ull;	/* no sig step: never equal */
 	uint64_t slo = r->slo, slen = r->slen, clo = r->clo, clen = r->clen;
-	uint64_t sdelta = r->sdelta, cdelta = r->cdelta;	/* address -> the view's bytes */
+	/* address -> the view's bytes; ZD: 0 (the live process: views are the memory) */
+	uint64_t sdelta = ZD ? 0 : r->sdelta, cdelta = ZD ? 0 : r->cdelta;
 	uint64_t nfp, npc, word;
 	unsigned n = 0;
 
+	b->redo = 0;
+
 	while (n < max) {
-		/* The fp step: an aligned record at or above sp, inside the stack. */
-		if (__builtin_expect(fp - slo >= slen || fp < sp + (CFA <= 0) || (fp & 7), 0)) {
+		/* The fp step: an aligned record at or above sp, inside the stack
+		   (three tests, three branches: no flag arithmetic). */
+		if (__builtin_expect(fp - slo >= slen, 0) || __builtin_expect(fp < sp + (CFA <= 0), 0) ||
+		    __builtin_expect((fp & 7) != 0, 0)) {
 			if (stack_range(r, w, fp, sp) < 0 || fp < sp + (CFA <= 0))
 				break;
 			slo = r->slo;
 			slen = r->slen;
-			sdelta = r->sdelta;
+			if (ZD && r->sdelta) {
+				b->redo = 1;
+				break;
+			}
+			sdelta = ZD ? 0 : r->sdelta;
 		}
 		__builtin_memcpy(&nfp, (const void *)(uintptr_t)(fp + sdelta + (uint64_t)FP), 8);
 		__builtin_memcpy(&npc, (const void *)(uintptr_t)(fp + sdelta + (uint64_t)RA), 8);
@@ -232,11 +242,14 @@ run_loop(struct cr_fp_run *r, struct cr_walk *w, uint64_t fp, uint64_t sp, unsig
 				break;
 			clo = r->clo;
 			clen = r->clen;
-			cdelta = r->cdelta;
+			if (ZD && r->cdelta) {
+				b->redo = 1;
+				break;
+			}
+			cdelta = ZD ? 0 : r->cdelta;
 		}
 		b->pc[n] = npc;
 		b->sp[n] = fp + (uint64_t)CFA;
-		b->fp = fp;
 		n++;
 		sp = fp + (uint64_t)CFA;
 		fp = nfp;
@@ -248,26 +261,27 @@ run_loop(struct cr_fp_run *r, struct cr_walk *w, uint64_t fp, uint64_t sp, unsig
 	return n;
 }
 
-/* One copy of the loop per layout: the offsets are immediates. */
+/* One copy of the loop per layout: the offsets are immediates, the views the
+   memory itself (else run_any). */
 static __attribute__((noinline)) unsigned run_a(struct cr_fp_run *r, struct cr_walk *w,
 						uint64_t fp, uint64_t sp, unsigned max,
 						struct batch *b)
 {
-	return run_loop(r, w, fp, sp, max, b, 0, 8, 16, 0);	/* x86_64 */
+	return run_loop(r, w, fp, sp, max, b, 0, 8, 16, 0, 1);	/* x86_64 */
 }
 
 static __attribute__((noinline)) unsigned run_a_strip(struct cr_fp_run *r, struct cr_walk *w,
 						      uint64_t fp, uint64_t sp, unsigned max,
 						      struct batch *b)
 {
-	return run_loop(r, w, fp, sp, max, b, 0, 8, 16, 1);	/* aarch64 */
+	return run_loop(r, w, fp, sp, max, b, 0, 8, 16, 1, 1);	/* aarch64 */
 }
 
 static __attribute__((noinline)) unsigned run_b(struct cr_fp_run *r, struct cr_walk *w,
 						uint64_t fp, uint64_t sp, unsigned max,
 						struct batch *b)
 {
-	return run_loop(r, w, fp, sp, max, b, -16, -8, 0, 0);	/* riscv64, loongarch64 */
+	return run_loop(r, w, fp, sp, max, b, -16, -8, 0, 0, 1);	/* riscv64, loongarch64 */
 }
 
 static __attribute__((noinline)) unsigned run_any(struct cr_fp_run *r, struct cr_walk *w,
@@ -275,7 +289,7 @@ static __attribute__((noinline)) unsigned run_any(struct cr_fp_run *r, struct cr
 						  struct batch *b)
 {
 	return run_loop(r, w, fp, sp, max, b, r->fp_off, r->ra_off, r->cfa_off,
-			w->arch->strip_ra != NULL);
+			w->arch->strip_ra != NULL, 0);
 }
 
 unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
@@ -310,7 +324,7 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 		loop = run_b;
 	for (unsigned round = 0; t->n < t->max && round < 1u << 16; round++) {
 		max = t->max - t->n < BATCH ? t->max - t->n : BATCH;
-		k = loop(r, w, fp, sp, max, &b);
+		k = (r->sdelta | r->cdelta ? run_any : loop)(r, w, fp, sp, max, &b);
 		if (t->pcs && !t->f && !t->sink) {
 			/* Only the pcs wanted: one copy (64-bit targets: a pointer
 			   is the 8 bytes of its address). */
@@ -326,9 +340,11 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 			   address's column (the last record's, read again: it was
 			   proven) and sp set, the others kept, none past the
 			   arch's columns. */
+			uint64_t rec = b.sp[k - 1] - (uint64_t)r->cfa_off;
+
 			cur->valid &= CR_BIT(a->nregs) - 1;
-			if (cr_read64(w->mem, b.fp + (uint64_t)r->fp_off, &fp) < 0 ||
-			    cr_read64(w->mem, b.fp + (uint64_t)r->ra_off, &cur->r[ran]) < 0) {
+			if (cr_read64(w->mem, rec + (uint64_t)r->fp_off, &fp) < 0 ||
+			    cr_read64(w->mem, rec + (uint64_t)r->ra_off, &cur->r[ran]) < 0) {
 				cur->valid &= ~(CR_BIT(fpn) | CR_BIT(ran));	/* cannot happen */
 				more = 0;
 			} else {
@@ -340,7 +356,7 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 			cur->pc = b.pc[k - 1];
 		}
 		n += k;
-		if (k < max || !more)
+		if ((k < max && !b.redo) || !more)
 			break;
 	}
 	return n;
