@@ -11,10 +11,12 @@ B=${top_builddir:-.}
 E=$B/bench/engines
 K=20
 ITERS=${ENGINES_ITERS:-2000}
-# The scan engine per frame before issue 20's work (commit 78b6b42: the
-# issue's outside benchmark, docs/performance.md): for the ratio.
-SCAN_BEFORE_IR=27000
-SCAN_BEFORE_NS=16000
+# Before issue 20's work (commit 78b6b42), this benchmark's instructions per
+# frame (callgrind, exact; 2026-11-26): for the ratios.  Wall times before
+# and after in one run: docs/performance.md.
+FP_BEFORE_IR=1560
+SCAN_BEFORE_IR=19953
+GIVEUP_BEFORE_IR=865
 
 capture_ir() { # BIN METHOD DEPTH: callgrind instructions per capture
 	local x y
@@ -54,13 +56,14 @@ echo "| what | instructions per frame | wall ns per frame | ratio |"
 echo "|---|---|---|---|"
 fi_=$(slope_ir "$E-fp" fp); fn=$(slope_ns "$E-fp" fp)
 ni=$(slope_ir "$E-fp" naive); nn=$(slope_ns "$E-fp" naive)
-echo "| fp engine, frame-pointer build | $fi_ | $fn | $(ratio "$fi_" "$ni") instructions, $(ratio "$fn" "$nn") wall of the naive walk |"
+echo "| fp engine, frame-pointer build | $fi_ ($FP_BEFORE_IR before) | $fn | $(ratio "$fi_" "$ni") the naive walk's instructions, $(ratio "$fn" "$nn") its wall |"
 echo "| naive frame-pointer walk (no checks), same run | $ni | $nn | 1x |"
 si=$(slope_ir "$E-noeh" scan); sn=$(slope_ns "$E-noeh" scan 200)
-echo "| scan engine, no frame pointers, no unwind tables | $si | $sn | $(ratio "$SCAN_BEFORE_IR" "$si") fewer instructions, $(ratio "$SCAN_BEFORE_NS" "$sn") less wall than before (${SCAN_BEFORE_IR}, ${SCAN_BEFORE_NS} ns) |"
+echo "| scan engine, no frame pointers, no unwind tables | $si ($SCAN_BEFORE_IR before) | $sn | $(ratio "$SCAN_BEFORE_IR" "$si") fewer instructions than before |"
 echo
-echo "| what | instructions per capture | wall ns per capture |"
+echo "| what | instructions per capture | wall ns per capture (median) |"
 echo "|---|---|---|"
-echo "| fp engine giving up on a build without frame pointers (depth 32) | $(capture_ir "$E-nofp" fp 32) | $(capture_ns "$E-nofp" fp 32) |"
+echo "| fp engine giving up on a build without frame pointers (depth 32) | $(capture_ir "$E-nofp" fp 32) ($GIVEUP_BEFORE_IR before) | $(capture_ns "$E-nofp" fp 32) |"
 echo "| fp engine, frame-pointer build, depth 32 | $(capture_ir "$E-fp" fp 32) | $(capture_ns "$E-fp" fp 32) |"
+echo "| naive frame-pointer walk, depth 32 | $(capture_ir "$E-fp" naive 32) | $(capture_ns "$E-fp" naive 32) |"
 echo "| scan engine, depth 32 | $(capture_ir "$E-noeh" scan 32) | $(capture_ns "$E-noeh" scan 32 200) |"

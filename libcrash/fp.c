@@ -48,16 +48,15 @@ int cr_fp_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
  */
 int cr_fp_run_init(struct cr_fp_run *r, const struct cr_walk *w, const struct cr_policy *p)
 {
-	const struct cr_arch *a = w->arch;
-	const struct cr_row *row = a->fp_row;
 	unsigned i, k = 0;
 	cr_step_fn *steps[2];
 
 	r->on = 0;
+	r->shape = 0;	/* the row's, read at the first frame the run may take */
 	r->slo = r->clo = 0;
 	r->slen = r->clen = 0;	/* empty: x - lo < 0 for no x */
 	r->sdelta = r->cdelta = 0;
-	if (!row || p->cfi_first || !w->mem->view)
+	if (!w->arch->fp_row || p->cfi_first || !w->mem->view)
 		return 0;
 	/* The policy's steps for a frame that is not exact: [sig,] fp. */
 	for (i = 0; i < p->n; i++) {
@@ -70,9 +69,20 @@ int cr_fp_run_init(struct cr_fp_run *r, const struct cr_walk *w, const struct cr
 	if (!((k == 1 && steps[0] == cr_fp_step) ||
 	      (k == 2 && steps[0] == cr_sig_step && steps[1] == cr_fp_step)))
 		return 0;
-	r->sig = k == 2 && a == cr_host;	/* the sig step reads nothing for another arch */
-	/* The row's shape: CFA = fp + c, fp and the return address saved near it,
-	   every other register the same. */
+	r->sig = k == 2 && w->arch == cr_host;	/* the sig step reads nothing for another arch */
+	r->on = 1;
+	return 1;
+}
+
+/*
+ * The row's shape: CFA = fp + c, fp and the return address saved near it,
+ * every other register the same.  1, or 0: not a shape the run knows.
+ */
+static __attribute__((noinline)) int shape(struct cr_fp_run *r, const struct cr_arch *a)
+{
+	const struct cr_row *row = a->fp_row;
+	unsigned i;
+
 	if (row->cfa.kind != CR_REG || row->cfa.reg != a->fp || row->ra >= a->nregs ||
 	    row->ra == a->fp || row->ra == a->sp || row->reg[a->fp].kind != CR_OFFSET ||
 	    row->reg[row->ra].kind != CR_OFFSET || row->signal)
@@ -90,7 +100,7 @@ int cr_fp_run_init(struct cr_fp_run *r, const struct cr_walk *w, const struct cr
 	    r->hi_off - r->lo_off > 4096)
 		return 0;
 	r->ra = row->ra;
-	r->on = 1;
+	r->shape = 1;
 	return 1;
 }
 
@@ -296,7 +306,7 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 		   struct cr_trace *t)
 {
 	const struct cr_arch *a = w->arch;
-	const unsigned fpn = a->fp, spn = a->sp, ran = r->ra;
+	const unsigned fpn = a->fp, spn = a->sp;
 	unsigned (*loop)(struct cr_fp_run *, struct cr_walk *, uint64_t, uint64_t, unsigned,
 			 struct batch *) = run_any;
 	struct batch b;
@@ -312,6 +322,10 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 	   the steps take the frame at once, no range is proven for it. */
 	if (fp == 0 || (fp & 7) || fp < sp || fp < w->stack_lo || fp >= w->stack_hi)
 		return 0;
+	if (!r->shape && !shape(r, a)) {
+		r->on = 0;
+		return 0;
+	}
 	/* The sig step's question for the first pc; the loop asks it of each caller. */
 	if (pc - r->clo >= r->clen && code_range(r, w, pc) < 0)
 		return 0;
@@ -344,11 +358,11 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 
 			cur->valid &= CR_BIT(a->nregs) - 1;
 			if (cr_read64(w->mem, rec + (uint64_t)r->fp_off, &fp) < 0 ||
-			    cr_read64(w->mem, rec + (uint64_t)r->ra_off, &cur->r[ran]) < 0) {
-				cur->valid &= ~(CR_BIT(fpn) | CR_BIT(ran));	/* cannot happen */
+			    cr_read64(w->mem, rec + (uint64_t)r->ra_off, &cur->r[r->ra]) < 0) {
+				cur->valid &= ~(CR_BIT(fpn) | CR_BIT(r->ra));	/* cannot happen */
 				more = 0;
 			} else {
-				cur->valid |= CR_BIT(ran);
+				cur->valid |= CR_BIT(r->ra);
 			}
 			sp = b.sp[k - 1];
 			cur->r[fpn] = fp;

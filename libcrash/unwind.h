@@ -293,6 +293,7 @@ static inline void cr_trace_emit(struct cr_trace *t, uint64_t pc, uint64_t sp, u
  */
 struct cr_fp_run {
 	uint8_t on, sig;		/* applies; the sig step is in the policy */
+	uint8_t shape;			/* the offsets below are known */
 	uint8_t ra;			/* the row's return-address column */
 	int64_t cfa_off, fp_off, ra_off;	/* CFA, saved fp, return address: fp + off */
 	int64_t lo_off, hi_off;		/* the record: [fp + lo_off, fp + hi_off) */
