@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * engines METHOD DEPTH ITERS: a chain of DEPTH distinct noinline functions
- * (of 128), then ITERS captures with METHOD:
+ * engines METHOD DEPTH ITERS: a chain of DEPTH noinline functions (128 distinct
+ * ones, then round again: up to 1000), then ITERS captures with METHOD:
  *   fp       crash_backtrace_with(CRASH_ENGINE_FP)
  *   scan     crash_backtrace_with(CRASH_ENGINE_SCAN)
  *   cfi      crash_backtrace_with(CRASH_ENGINE_CFI)
@@ -12,7 +12,9 @@
  * frame pointers or unwind tables (engines-noeh: the scan engine's case).
  * Under callgrind, (instructions at ITERS=k) - (ITERS=0) is the capture cost;
  * ENGINES_TIME=1 prints the median wall nanoseconds of a capture (each timed
- * alone, the chain not), ENGINES_PRINT=1 the frame count.
+ * alone, the chain not), ENGINES_PRINT=1 the frame count.  engines METHOD
+ * DEPTH ITERS DEPTH2: ITERS captures at each depth in turn, and the wall ns
+ * per frame: the difference of the medians over the difference of frames.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +23,9 @@
 
 #include "crash.h"
 
-#define MAXF 512
+#define MAXF 1100
 #define CHAIN 128
+#define DEPTH_MAX 1000	/* past CHAIN the chain goes round again (laps) */
 static void *buf[MAXF];
 static volatile int sink;
 static int method;	/* index into methods[] */
@@ -62,8 +65,9 @@ __attribute__((noinline)) static int capture(void)
 }
 
 #define TIMED 100000
-static double each[TIMED];	/* ns of each timed capture */
-static int timing;
+static double each[2][TIMED];	/* ns of each timed capture, per depth */
+static long nt[2];
+static int timing, which;	/* which: the depth being captured (pairs: 0 or 1) */
 
 static int by_value(const void *a, const void *b)
 {
@@ -80,34 +84,34 @@ static int by_value(const void *a, const void *b)
 __attribute__((noinline)) static int captures(int x)
 {
 	struct timespec t0, t1;
+	long *k = &nt[which];
 	int n = 0;
-	long k = 0;
 
 	for (long i = 0; i < iters; i++) {
-		if (timing && k < TIMED)
+		if (timing && *k < TIMED)
 			clock_gettime(CLOCK_MONOTONIC, &t0);
 		n = capture();
-		if (timing && k < TIMED) {
+		if (timing && *k < TIMED) {
 			clock_gettime(CLOCK_MONOTONIC, &t1);
-			each[k++] = (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
+			each[which][(*k)++] =
+				(t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
 		}
-	}
-	if (k) {
-		qsort(each, (size_t)k, sizeof(each[0]), by_value);
-		ns = each[k / 2];
 	}
 	frames = n;
 	return n + x;
 }
 
 /* 128 distinct functions, each calling the next through the table (its own
-   frame, its own FDE, its own prologue), the last one the captures. */
-static int (*volatile chain[CHAIN + 1])(int);
+   frame, its own FDE, its own prologue), round again after the last (laps,
+   for depths past 128), until left frames are made: then the captures. */
+static int (*volatile chain[CHAIN])(int);
+static volatile int left;
 
 #define F(p, k)                                                                  \
 	__attribute__((noinline)) static int f_##p##_##k(int x)                   \
 	{                                                                        \
-		int r = chain[(p) * 16 + (k) + 1](x + 1);                         \
+		int r = --left > 0 ? chain[((p) * 16 + (k) + 1) % CHAIN](x + 1)   \
+				   : captures(x);                                 \
 		__asm__ volatile("" ::: "memory");                               \
 		return r + (p) + (k);                                             \
 	}
@@ -124,10 +128,12 @@ int main(int argc, char **argv)
 {
 	static int (*const fns[CHAIN])(int) = { NAMES(0), NAMES(1), NAMES(2), NAMES(3),
 						NAMES(4), NAMES(5), NAMES(6), NAMES(7) };
-	int depth, m;
+	int depth, depth2 = 0, m, n[2] = { 0, 0 };
+	double med[2];
+	long total;
 
-	if (argc < 4 || (depth = atoi(argv[2])) < 1 || depth > CHAIN) {
-		fprintf(stderr, "usage: engines METHOD DEPTH(1-%d) ITERS\n", CHAIN);
+	if (argc < 4 || (depth = atoi(argv[2])) < 1 || depth > DEPTH_MAX) {
+		fprintf(stderr, "usage: engines METHOD DEPTH(1-%d) ITERS\n", DEPTH_MAX);
 		return 2;
 	}
 	for (m = 0; m < (int)(sizeof(methods) / sizeof(methods[0])); m++)
@@ -138,15 +144,49 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	method = m;
-	iters = atol(argv[3]);
-	timing = getenv("ENGINES_TIME") != NULL;
+	iters = total = atol(argv[3]);
+	timing = getenv("ENGINES_TIME") != NULL || argc > 4;
 	for (int i = 0; i < CHAIN; i++)
 		chain[i] = fns[i];
-	chain[CHAIN] = captures;
-	sink = chain[CHAIN - depth](0);	/* depth functions of the chain, then captures */
-	if (getenv("ENGINES_PRINT"))
-		printf("%s: %d frames\n", argv[1], frames);
-	if (getenv("ENGINES_TIME") && iters)
-		printf("%.1f\n", ns);
+	if (argc > 4 && ((depth2 = atoi(argv[4])) < 1 || depth2 > DEPTH_MAX)) {
+		fprintf(stderr, "engines: DEPTH2 1-%d\n", DEPTH_MAX);
+		return 2;
+	}
+	if (!depth2) {
+		/* depth frames of the chain, then captures: the first lap starts
+		   where its last function is the chain's last (depth <= 128:
+		   distinct functions). */
+		left = depth;
+		sink = chain[(CHAIN - depth % CHAIN) % CHAIN](0);
+		if (nt[0]) {
+			qsort(each[0], (size_t)nt[0], sizeof(each[0][0]), by_value);
+			ns = each[0][nt[0] / 2];
+		}
+		if (getenv("ENGINES_PRINT"))
+			printf("%s: %d frames\n", argv[1], frames);
+		if (getenv("ENGINES_TIME") && iters)
+			printf("%.1f\n", ns);
+		return 0;
+	}
+	/*
+	 * DEPTH2: a capture at each depth in turn, ITERS pairs, in one process
+	 * (the machine's load drifts between processes); prints the difference
+	 * of the two medians per frame of difference: the wall time of a frame
+	 * with the capture's fixed cost (its system calls) taken out.
+	 */
+	iters = 1;
+	for (long i = 0; i < total; i++) {
+		for (which = 0; which < 2; which++) {
+			left = which ? depth2 : depth;
+			sink = chain[(CHAIN - left % CHAIN) % CHAIN](0);
+			n[which] = frames;
+		}
+	}
+	for (which = 0; which < 2; which++) {
+		qsort(each[which], (size_t)nt[which], sizeof(each[0][0]), by_value);
+		med[which] = nt[which] ? each[which][nt[which] / 2] : 0;
+	}
+	if (n[1] != n[0])
+		printf("%.2f\n", (med[1] - med[0]) / (n[1] - n[0]));
 	return 0;
 }

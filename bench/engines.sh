@@ -4,8 +4,9 @@
 # (bench/engines.c), built with frame pointers (engines-fp), without
 # (engines-nofp) and without frame pointers or unwind tables (engines-noeh).
 # callgrind instructions per frame: the slope of the capture's cost from
-# depth 8 to 128; wall: the same slope of the median ns of a capture (each
-# timed alone; the median of 5 runs of ITERS), every method in the same run.
+# depth 8 to 128; wall per frame: captures at two depths in turn in one
+# process, the difference of their medians (engines.c); every method in the
+# same run.
 set -euo pipefail
 B=${top_builddir:-.}
 E=$B/bench/engines
@@ -35,11 +36,9 @@ slope_ir() { # BIN METHOD
 	b=$(capture_ir "$1" "$2" 128)
 	echo $(( (b - a) / 120 ))
 }
-slope_ns() { # BIN METHOD [ITERS]
-	local a b
-	a=$(capture_ns "$1" "$2" 8 "${3:-}")
-	b=$(capture_ns "$1" "$2" 128 "${3:-}")
-	awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", (b - a) / 120 }'
+slope_ns() { # BIN METHOD DEPTH2 [ITERS]: wall ns per frame, depth 8 against DEPTH2 in
+	# turn in one process (engines.c), the median of 3 runs
+	for i in 1 2 3; do "$1" "$2" 8 "${4:-$ITERS}" "$3"; done | sort -n | sed -n 2p
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
 
@@ -48,17 +47,18 @@ echo "## fp and scan engines per frame (issue 20, $(date -u +%Y-%m-%d))"
 echo
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "A chain of 128 distinct functions; per frame = the slope from depth 8 to 128"
-echo "(callgrind instructions; wall: each capture timed alone, the median of a run's"
-echo "captures, the median of 5 runs)."
+echo "A chain of 128 distinct functions (then round again). Instructions per frame:"
+echo "callgrind, the slope from depth 8 to 128. Wall per frame: captures at depth 8"
+echo "and at 1000 (scan: 128) in turn in one process, each timed alone, the difference"
+echo "of the medians per frame (the captures' fixed cost, their system calls, cancels)."
 echo
 echo "| what | instructions per frame | wall ns per frame | ratio |"
 echo "|---|---|---|---|"
-fi_=$(slope_ir "$E-fp" fp); fn=$(slope_ns "$E-fp" fp)
-ni=$(slope_ir "$E-fp" naive); nn=$(slope_ns "$E-fp" naive)
+fi_=$(slope_ir "$E-fp" fp); fn=$(slope_ns "$E-fp" fp 1000)
+ni=$(slope_ir "$E-fp" naive); nn=$(slope_ns "$E-fp" naive 1000)
 echo "| fp engine, frame-pointer build | $fi_ ($FP_BEFORE_IR before) | $fn | $(ratio "$fi_" "$ni") the naive walk's instructions, $(ratio "$fn" "$nn") its wall |"
 echo "| naive frame-pointer walk (no checks), same run | $ni | $nn | 1x |"
-si=$(slope_ir "$E-noeh" scan); sn=$(slope_ns "$E-noeh" scan 200)
+si=$(slope_ir "$E-noeh" scan); sn=$(slope_ns "$E-noeh" scan 128 200)
 echo "| scan engine, no frame pointers, no unwind tables | $si ($SCAN_BEFORE_IR before) | $sn | $(ratio "$SCAN_BEFORE_IR" "$si") fewer instructions than before |"
 echo
 echo "| what | instructions per capture | wall ns per capture (median) |"

@@ -53,8 +53,8 @@ int cr_fp_run_init(struct cr_fp_run *r, const struct cr_walk *w, const struct cr
 
 	r->on = 0;
 	r->shape = 0;	/* the row's, read at the first frame the run may take */
-	r->slo = r->clo = 0;
-	r->slen = r->clen = 0;	/* empty: x - lo < 0 for no x */
+	r->slo = r->clo = r->xlo = 0;
+	r->slen = r->clen = r->xlen = 0;	/* empty: x - lo < 0 for no x */
 	r->sdelta = r->cdelta = 0;
 	if (!w->arch->fp_row || p->cfi_first || !w->mem->view)
 		return 0;
@@ -157,7 +157,16 @@ static __attribute__((noinline)) int code_range(struct cr_fp_run *r, struct cr_w
 	uint64_t slo = 0, shi = 0, plo, phi, delta, page = pc & ~(PAGE - 1);
 	unsigned i;
 
-	if (pc < PAGE || cr_walk_module(w, pc, &mod) < 0 || !mod->phnum || mod->phnum > 64 ||
+	if (pc < PAGE)
+		return -1;
+	/* The segment of the last range, if it holds pc: the next page of a
+	   module's code needs only its proof. */
+	if (pc - r->xlo < r->xlen) {
+		slo = r->xlo;
+		shi = r->xlo + r->xlen;
+		goto page;
+	}
+	if (cr_walk_module(w, pc, &mod) < 0 || !mod->phnum || mod->phnum > 64 ||
 	    mod->phdr < mod->lo || mod->phdr >= mod->hi ||
 	    !(ph = cr_mem_view(w->mem, mod->phdr, mod->phnum * sizeof(*ph))))
 		return -1;
@@ -171,6 +180,9 @@ static __attribute__((noinline)) int code_range(struct cr_fp_run *r, struct cr_w
 	}
 	if (i == mod->phnum)
 		return -1;
+	r->xlo = slo;
+	r->xlen = shi - slo;
+page:
 	/* What a map of the process says (the crash path), if it says no. */
 	if (w->is_exec && w->is_exec(w, pc) == 0)
 		return -1;

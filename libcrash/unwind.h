@@ -304,6 +304,7 @@ struct cr_fp_run {
 	/* Where the view of each range has an address's bytes: at address +
 	   delta (0 for the live process, whose views are the memory itself). */
 	uint64_t sdelta, cdelta;
+	uint64_t xlo, xlen;	/* the executable segment of the last code range */
 };
 int cr_fp_run_init(struct cr_fp_run *r, const struct cr_walk *w, const struct cr_policy *p);
 unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
