@@ -16,8 +16,8 @@ ITERS=${ENGINES_ITERS:-2000}
 # frame (callgrind, exact; 2026-11-26): for the ratios.  Wall times before
 # and after in one run: docs/performance.md.
 FP_BEFORE_IR=1560
-SCAN_BEFORE_IR=19953
-GIVEUP_BEFORE_IR=865
+SCAN_BEFORE_IR=23358
+GIVEUP_BEFORE_IR=876
 
 capture_ir() { # BIN METHOD DEPTH: callgrind instructions per capture
 	local x y
