@@ -48,7 +48,8 @@ bench/refhandler.so: $(srcdir)/bench/refhandler.c
 	$(AM_V_CC)$(MKDIR_P) bench && $(CC) $(CFLAGS) -O2 -fPIC -shared -o $@ $<
 bench/empty.so:
 	$(AM_V_CC)$(MKDIR_P) bench && echo 'int crash_bench_empty;' | $(CC) $(CFLAGS) -fPIC -shared -x c -o $@ -
-bench: all bench/bt bench/bt-nounw bench/chain bench/chain-nounw bench/latency bench/threads bench/refhandler.so bench/empty.so
+bench: all bench/bt bench/bt-nounw bench/chain bench/chain-nounw bench/latency bench/threads \
+	bench/refhandler.so bench/empty.so bench/engines-fp bench/engines-nofp bench/engines-noeh
 	@top_builddir=$(builddir) CXX="$(CXX)" $(SHELL) $(srcdir)/bench/run.sh
 # The symbolization cost alone (bench/symbols.sh, also the end of `make bench`):
 # a generated C++ program of 51,000 functions, built in bench/symbols/ (~1 min,
@@ -61,9 +62,27 @@ bench-chain: all bench/chain bench/chain-nounw
 bench-threads: all bench/latency bench/threads bench/refhandler.so
 	@top_builddir=$(builddir) $(SHELL) $(srcdir)/bench/threads.sh
 else
-bench bench-symbols bench-threads bench-chain:
+bench bench-symbols bench-threads bench-chain bench-engines:
 	@echo "make bench needs libunwind (libunwind-dev) for its references" >&2; exit 1
 endif
+# The fp and scan engines per frame (bench/engines.sh, issue 20): one chain of
+# 128 distinct functions, with frame pointers, without, and without frame
+# pointers or unwind tables (the scan engine's case).
+ENGINES_CF = -g -O2 -I$(srcdir)/include
+ENGINES_LD = -Wl,-z,now -Wl,-rpath,$(abs_builddir)/.libs -L.libs -lcrash
+bench/engines-fp: $(srcdir)/bench/engines.c libcrash.la
+	$(AM_V_CC)$(MKDIR_P) bench && $(CC) $(CFLAGS) $(ENGINES_CF) -fno-omit-frame-pointer \
+		-o $@ $< $(ENGINES_LD)
+bench/engines-nofp: $(srcdir)/bench/engines.c libcrash.la
+	$(AM_V_CC)$(MKDIR_P) bench && $(CC) $(CFLAGS) $(ENGINES_CF) -fomit-frame-pointer \
+		-o $@ $< $(ENGINES_LD)
+bench/engines-noeh: $(srcdir)/bench/engines.c libcrash.la
+	$(AM_V_CC)$(MKDIR_P) bench && $(CC) $(CFLAGS) $(ENGINES_CF) -fomit-frame-pointer \
+		-fno-asynchronous-unwind-tables -fno-unwind-tables -o $@ $< $(ENGINES_LD)
+bench-engines: all bench/engines-fp bench/engines-nofp bench/engines-noeh
+	@top_builddir=$(builddir) $(SHELL) $(srcdir)/bench/engines.sh
+CLEANFILES += bench/engines-fp bench/engines-nofp bench/engines-noeh
+EXTRA_DIST += bench/engines.c bench/engines.sh
 CLEANFILES += bench/*.o bench/refhandler.so bench/empty.so bench/bt bench/bt-nounw bench/latency \
 	bench/threads bench/chain bench/chain-nounw bench/chain-fns.c
 EXTRA_DIST += bench/run.sh bench/bt.c bench/chain.c bench/gen-chain.sh bench/chain.sh bench/latency.c bench/refhandler.c bench/symbols.sh \
@@ -71,4 +90,4 @@ EXTRA_DIST += bench/run.sh bench/bt.c bench/chain.c bench/gen-chain.sh bench/cha
 clean-local: clean-bench-symbols
 clean-bench-symbols:
 	-rm -rf bench/symbols
-.PHONY: bench bench-symbols bench-threads bench-chain clean-bench-symbols
+.PHONY: bench bench-symbols bench-threads bench-chain bench-engines clean-bench-symbols

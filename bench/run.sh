@@ -106,3 +106,9 @@ fi
 if [ "${BENCH_THREADS:-1}" != 0 ]; then
 	top_builddir=$B bash "$(dirname "$0")/threads.sh"
 fi
+
+# The fp and scan engines per frame against a naive frame-pointer walk and the
+# scan engine before (issue 20): bench/engines.sh; BENCH_ENGINES=0 leaves it out.
+if [ "${BENCH_ENGINES:-1}" != 0 ]; then
+	top_builddir=$B bash "$(dirname "$0")/engines.sh"
+fi

@@ -55,6 +55,9 @@ void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exac
 	w->mod_ok = 0;
 	w->cache = 1;
 	w->lastrows = NULL;
+	w->syms = NULL;	/* cr_unwind's */
+	w->syms_open = 0;
+	w->fn_key = 0;
 	w->stack_lo = sp;
 	w->stack_hi = UINT64_MAX;
 	w->is_exec = low_exec;
@@ -82,19 +85,6 @@ void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exac
 	}
 }
 
-struct bt {
-	void **buf;
-	int size, n;
-};
-
-static void bt_sink(struct cr_trace *t, const struct cr_frame *f)
-{
-	struct bt *b = t->arg;
-
-	if (b->n < b->size)
-		b->buf[b->n++] = (void *)(uintptr_t)f->pc;
-}
-
 /*
  * The walk starts in the caller of the public entry point: its registers
  * come from the entry point's assembly stub (context.h), so frame #00 is the
@@ -110,8 +100,8 @@ static inline __attribute__((always_inline)) int backtrace_engine(int engine, vo
 {
 	struct cr_mem_fast fast;
 	struct cr_walk w;
-	struct bt b = { buffer, size, 0 };
-	struct cr_trace t = { .f = NULL, .sink = bt_sink, .arg = &b };
+	/* The pcs straight into the buffer (t.max <= size): no call per frame. */
+	struct cr_trace t = { .f = NULL, .sink = NULL, .pcs = buffer };
 	const struct cr_policy *p = cr_policy(engine);
 	int n;
 
@@ -131,10 +121,8 @@ static inline __attribute__((always_inline)) int backtrace_engine(int engine, vo
 	/* Warm: cached simple rows only; else (or on any doubt) the full walk. */
 	if (p->cfi_first && (n = cr_cfi_fast_trace(&w, &fast, caller, t.max, buffer)) >= 0)
 		return n;
-	b.n = 0;
 	w.mod_ok = 0;
-	cr_unwind(&w, caller, p, &t);
-	return b.n;
+	return (int)cr_unwind(&w, caller, p, &t);
 }
 
 /* crash_backtrace_with(): the body behind its stub (context.h). */

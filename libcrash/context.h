@@ -41,6 +41,13 @@ int cr_backtrace_at(void **buffer, int size, long unused, const struct cr_regs *
 int cr_sigframe(const struct cr_mem *m, const struct cr_regs *in, struct cr_regs *out);
 
 /*
+ * A filter for the trampoline, on the 8 bytes at a pc read as a little-endian
+ * word: (word & cr_sigreturn_mask) != cr_sigreturn_head means no trampoline
+ * starts at pc (cr_sigframe would give -CR_ENOINFO); equal means it may.
+ */
+extern const uint64_t cr_sigreturn_head, cr_sigreturn_mask;
+
+/*
  * The address of the siginfo_t of the kernel's signal frame whose trampoline
  * frame has this pc and (exact) sp, the sp a handler returns to it with.
  * 0 or -CR_ENOINFO (pc is no trampoline).  AS-safe.

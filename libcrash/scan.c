@@ -11,41 +11,66 @@
 #define SCAN_MAX 4096	/* bytes of a function we read; longer distances are not scanned */
 
 /*
- * Where the function around pc starts: a sized symbol that contains pc; else
- * the range of the FDE that covers pc (stripped libraries keep .eh_frame for
- * their static functions: the scan uses its range, not its rows); else the
- * nearest unsized symbol (hand-written assembly).  No symbol and no FDE, or a
- * pc past its sized symbol's end (a PLT stub after _init): -CR_ENOSTART.
- * Apart from the decoding so that the symbolizer's buffers and a code buffer
- * are never on the stack at once (noinline).
+ * Where the function around pc starts: the range of the FDE that covers pc,
+ * where there is one (the function as its compiler described it; stripped
+ * libraries keep .eh_frame for their static functions: the scan uses its
+ * range, not its rows); else a sized symbol that contains pc; else the
+ * nearest unsized symbol (hand-written assembly).  No FDE and no symbol, or
+ * a pc past its sized symbol's end (a PLT stub after _init): -CR_ENOSTART.
+ * The FDE first: its search is a binary search of .eh_frame_hdr in memory,
+ * where a static function's symbol is in the .symtab of a file (libc's is
+ * 240 KiB, in its debug file), read and indexed at the first lookup of a walk
+ * (docs/scan.md, "Cost").  Apart from the decoding so that the symbolizer's
+ * buffers and a code buffer are never on the stack at once (noinline).
  */
-__attribute__((noinline)) int cr_scan_function(struct cr_walk *w, uint64_t pc, uint64_t *start,
-					       uint64_t *size)
+static __attribute__((noinline)) int find_function(struct cr_walk *w, uint64_t pc, uint64_t *start,
+						    uint64_t *size)
 {
 	const struct cr_module *mod;
+	struct cr_symfiles *syms = NULL;
 	struct cr_sym sym;
 	uint64_t lo, hi;
-	int have;
 
 	if (cr_walk_module(w, pc, &mod) < 0)
 		return -CR_ENOSTART;
-	have = cr_sym_find(w->mem, mod, pc, &sym) == 0;
-	if (have && sym.size) {
-		if (pc - sym.start >= sym.size)
-			return -CR_ENOSTART;
-		*start = sym.start;
-		*size = sym.size;
-		return 0;
-	}
 	if (cr_cfi_range(w, pc, &lo, &hi) == 0 && lo <= pc && pc < hi) {
 		*start = lo;
 		*size = hi - lo;
 		return 0;
 	}
-	if (!have)
+	/* The walk's symbol files (cr_unwind), opened at the first lookup. */
+	if (w->syms) {
+		if (!w->syms_open) {
+			cr_symfiles_init(w->syms);
+			w->syms_open = 1;
+		}
+		syms = w->syms;
+	}
+	if (cr_sym_find_in(w->mem, mod, pc, syms, &sym) < 0)
+		return -CR_ENOSTART;
+	if (sym.size && pc - sym.start >= sym.size)
 		return -CR_ENOSTART;
 	*start = sym.start;
-	*size = 0;
+	*size = sym.size;
+	return 0;
+}
+
+/*
+ * find_function, once per pc in a walk of cr_unwind (w->syms set): a scanned
+ * caller's confirmation and its own step ask the same.
+ */
+int cr_scan_function(struct cr_walk *w, uint64_t pc, uint64_t *start, uint64_t *size)
+{
+	if (!w->syms)
+		return find_function(w, pc, start, size);
+	if (w->fn_key != pc + 1 || pc + 1 == 0) {
+		w->fn_ret = find_function(w, pc, &w->fn_start, &w->fn_size);
+		w->fn_key = pc + 1;
+	}
+	if (w->fn_ret < 0)
+		return w->fn_ret;
+	*start = w->fn_start;
+	*size = w->fn_size;
 	return 0;
 }
 
@@ -140,6 +165,7 @@ int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 {
 	const struct cr_arch *a = w->arch;
 	uint64_t pc = w->exact ? in->pc : in->pc - 1, start, size;
+	struct cr_crow crow;
 	struct cr_row row;
 	int ret;
 
@@ -158,5 +184,10 @@ int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 	if (!w->exact && a->ra_in_reg && row.reg[row.ra].kind == CR_SAME)
 		return -CR_EINVAL;
 	w->step.err_addr = 0;
+	/* The compact row's executor visits only the saved registers (a row
+	   decoded from a prologue has no expression): cr_row_apply's result
+	   (t-crow), without its pass over every column. */
+	if (cr_row_compact(&row, a, &crow) == 0)
+		return cr_crow_apply(&crow, w->mem, a, in, out);
 	return cr_row_apply(&row, w->mem, a, in, out);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The frame loop: the policy's steps, progress checks, stop reason. */
 #include "crash.h"
+#include "sym.h"
 #include "unwind.h"
 
 /*
@@ -57,13 +58,7 @@ int cr_walk_module(struct cr_walk *w, uint64_t pc, const struct cr_module **out)
 static void emit(struct cr_trace *t, const struct cr_regs *r, const struct cr_arch *a,
 		 uint8_t tag, uint8_t flags)
 {
-	struct cr_frame f = { r->pc, cr_reg_valid(r, a->sp) ? r->r[a->sp] : 0, tag, flags };
-
-	if (t->f)
-		t->f[t->n] = f;
-	if (t->sink)
-		t->sink(t, &f);
-	t->n++;
+	cr_trace_emit(t, r->pc, cr_reg_valid(r, a->sp) ? r->r[a->sp] : 0, tag, flags);
 }
 
 static void stop(struct cr_trace *t, uint8_t why, uint64_t addr)
@@ -187,13 +182,14 @@ static int check_step(struct cr_walk *w, uint64_t pc, uint64_t sp, const struct 
 	return 0;
 }
 
-unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const struct cr_policy *p,
-		   struct cr_trace *t)
+static unsigned walk(struct cr_walk *w, const struct cr_regs *start, const struct cr_policy *p,
+		     struct cr_trace *t)
 {
 	struct cr_regs regs[2];
 	struct cr_regs *cur = &regs[0], *next = &regs[1], *tmp;
+	struct cr_fp_run run;
 	uint64_t addr, pc, sp;
-	int eng, why;
+	int eng, why, fast;
 	uint8_t flags = w->exact ? CR_FRAME_EXACT : 0;
 
 	*cur = *start;
@@ -210,7 +206,14 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const struct 
 	emit(t, cur, w->arch, CR_TAG_CTX, flags);
 	w->ndown = 0;
 	loop_seen(w, cur);	/* frame #00 may come again too */
+	fast = cr_fp_run_init(&run, w, p);
 	for (w->depth = 0; t->n < t->max; w->depth++) {
+		/* The fp engine's frames that are not exact: its run (fp.c). */
+		if (fast && !w->exact) {
+			w->depth += cr_fp_run(&run, w, cur, t);
+			if (t->n >= t->max)
+				break;
+		}
 		pc = cur->pc;
 		sp = cur->r[w->arch->sp];
 		if (w->depth == 0 && (flags & CR_FRAME_NOEXEC)) {
@@ -263,4 +266,21 @@ unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const struct 
 		next = tmp;
 	}
 	return t->n;
+}
+
+unsigned cr_unwind(struct cr_walk *w, const struct cr_regs *start, const struct cr_policy *p,
+		   struct cr_trace *t)
+{
+	struct cr_symfiles syms;	/* opened by the first lookup (scan.c) */
+	unsigned n;
+
+	w->syms = &syms;
+	w->syms_open = 0;
+	w->fn_key = 0;
+	n = walk(w, start, p, t);
+	if (w->syms_open)
+		cr_symfiles_close(&syms);
+	w->syms = NULL;
+	w->syms_open = 0;
+	return n;
 }

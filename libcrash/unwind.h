@@ -6,6 +6,8 @@
 #include "module.h"
 #include "row.h"
 
+struct cr_symfiles;
+
 /*
  * What found a frame: the report's tag ([ctx], [ra], ...).  An engine
  * (fp, cfi, scan, sig) or a special step (special.c: [ra], or [scan] for the
@@ -66,6 +68,17 @@ struct cr_walk {
 	/* The lowest sp the walk has met on the current stack (set by cr_unwind):
 	   a return address in [seen_lo, the caller's sp) is stack, never code. */
 	uint64_t seen_lo;
+	/* Set by cr_unwind for the scan engine and the special steps that find
+	   function starts (cr_scan_function): the walk's symbol files, kept open
+	   across its frames and opened at the first lookup (syms_open), so that a
+	   module's .symtab is found, read and indexed once per walk, not once per
+	   frame; NULL: each lookup opens its own.  And the last start found, for
+	   pc fn_key - 1 (0: none): a scanned frame's caller is confirmed with the
+	   lookup that the next step makes again. */
+	struct cr_symfiles *syms;
+	uint8_t syms_open;
+	int fn_ret;
+	uint64_t fn_key, fn_start, fn_size;
 	/* Set by cr_unwind: frame #00 and the last frames reached by a step that
 	   did not raise sp (a signal frame's, a leaf's caller), to find a loop. */
 #define CR_LOOP_RING 4
@@ -252,12 +265,55 @@ struct cr_trace {
 	struct cr_frame *f;	/* frames go here; NULL: only to sink */
 	void (*sink)(struct cr_trace *t, const struct cr_frame *f);
 	void *arg;		/* for sink */
+	void **pcs;		/* NULL, or each frame's pc goes to pcs[n] too (crash_backtrace) */
 	unsigned n, max;
 	uint8_t stop;		/* enum cr_stop */
 	uint64_t stop_addr;
 	unsigned unconfirmed;	/* [scan] frames without CR_FRAME_CONFIRMED: a complete
 				   trace is reliable only if 0 */
 };
+
+/* Record a frame: into t->f[t->n] if t->f, to the sink if any. */
+static inline void cr_trace_emit(struct cr_trace *t, uint64_t pc, uint64_t sp, uint8_t tag,
+				 uint8_t flags)
+{
+	struct cr_frame f = { pc, sp, tag, flags };
+
+	if (t->f)
+		t->f[t->n] = f;
+	if (t->pcs)
+		t->pcs[t->n] = (void *)(uintptr_t)pc;
+	if (t->sink)
+		t->sink(t, &f);
+	t->n++;
+}
+
+/*
+ * The fp engine's run (fp.c): what cr_unwind would do for frames that are
+ * not exact under a policy whose steps for them are [sig,] fp, done in one
+ * loop over ranges proven once.  cr_fp_run_init says whether it applies to
+ * the walk (1) or not (0); cr_fp_run steps from *cur (not exact) as far as
+ * it can, records those frames in t and leaves *cur the last of them, as the
+ * steps would have: returns their number (0: the steps take *cur).
+ */
+struct cr_fp_run {
+	uint8_t on, sig;		/* applies; the sig step is in the policy */
+	uint8_t shape;			/* the offsets below are known */
+	uint8_t ra;			/* the row's return-address column */
+	int64_t cfa_off, fp_off, ra_off;	/* CFA, saved fp, return address: fp + off */
+	int64_t lo_off, hi_off;		/* the record: [fp + lo_off, fp + hi_off) */
+	/* Proven: a frame record at fp, fp - slo < slen, is readable in place
+	   and inside the stack; 8 bytes at pc, pc - clo < clen, are readable in
+	   place and pc is in an executable segment of a module (len 0: none). */
+	uint64_t slo, slen, clo, clen;
+	/* Where the view of each range has an address's bytes: at address +
+	   delta (0 for the live process, whose views are the memory itself). */
+	uint64_t sdelta, cdelta;
+	uint64_t xlo, xlen;	/* the executable segment of the last code range */
+};
+int cr_fp_run_init(struct cr_fp_run *r, const struct cr_walk *w, const struct cr_policy *p);
+unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
+		   struct cr_trace *t);
 
 /* "ctx", "ra", "fp", "cfi", "scan", "sig" for the report; "?" if unknown. */
 const char *cr_tag_name(unsigned tag);

@@ -139,6 +139,7 @@ struct cr_scanner {
 	int64_t k[32];
 	struct cr_scan_label *lab;	/* the decoder's table of branch targets */
 	unsigned nlab;
+	unsigned live;		/* its slots in use (at != 0): none, no search per instruction */
 };
 
 /*
@@ -166,7 +167,12 @@ static inline void cr_scanner_start(struct cr_scanner *c, unsigned sp, unsigned 
 	c->k[0] = 0;
 	c->lab = lab;
 	c->nlab = nlab;
-	memset(lab, 0, nlab * sizeof(*lab));
+	c->live = 0;
+	/* A slot is free by its at alone (cr_scan_branch fills the rest when it
+	   takes one): not the whole table, which costs more than a short
+	   function's decoding. */
+	for (unsigned n = 0; n < nlab; n++)
+		lab[n].at = 0;
 }
 
 static inline int cr_scan_isk(const struct cr_scanner *c, unsigned r)
@@ -224,6 +230,7 @@ static inline void cr_scan_branch(struct cr_scanner *c, int64_t rel)
 			return;
 	if (!l)
 		return;
+	c->live++;
 	l->at = (uint32_t)(c->off + (uint64_t)rel + 1);
 	l->sp_ok = c->s.sp_ok;
 	l->fp_ok = c->s.fp_ok;
@@ -245,7 +252,7 @@ static inline void cr_scan_at(struct cr_scanner *c, size_t off)
 	unsigned n;
 
 	c->off = (uint32_t)off;
-	for (n = 0; n < c->nlab; n++) {
+	for (n = 0; c->live && n < c->nlab; n++) {
 		l = &c->lab[n];
 		if (!l->at || l->at > off + 1)
 			continue;
@@ -261,6 +268,7 @@ static inline void cr_scan_at(struct cr_scanner *c, size_t off)
 				c->s.save[r] = l->save[r];
 		}
 		l->at = 0;
+		c->live--;
 	}
 	c->jumped = 0;
 }

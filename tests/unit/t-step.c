@@ -304,6 +304,126 @@ static void t_scan(void)
 	       "scan aarch64: a caller's frame cannot have it there");
 }
 
+/* --------------------------------------------------------- the fp run */
+static int no_info(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *o)
+{
+	(void)w;
+	(void)in;
+	(void)o;
+	return -CR_ENOINFO;
+}
+
+/*
+ * The module's code as one executable PT_LOAD (the run's code ranges come
+ * from the program headers), frame records at fp_at(rec[i]) for x86_64:
+ * the caller's fp, then the return address ra[i].
+ */
+static void run_setup(const unsigned *rec, const uint64_t *ra, unsigned n)
+{
+	Elf64_Phdr ph = { .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_vaddr = FP_CODE - FP_BASE,
+			  .p_memsz = FP_BASE + FP_MODLEN - FP_CODE };
+
+	fp_reset();
+	fp_put(fp_mod.phdr, &ph, sizeof(ph));
+	fp_mod.phnum = 1;
+	for (unsigned i = 0; i < n; i++) {
+		fp_put64(fp_at(rec[i]), i + 1 < n ? fp_at(rec[i + 1]) : 0);
+		fp_put64(fp_at(rec[i]) + 8, ra[i]);
+	}
+}
+
+/* The walk with the run (the fp engine's policy) and without it (the same
+   steps, and one after fp that finds nothing: not the run's shape). */
+static int run_same(const char *what, unsigned first, unsigned max, unsigned *ran)
+{
+	static const struct cr_policy steps = { "fp-steps", 0, 5,
+						{ CR_STEP_SIG, CR_STEP_STUB, CR_STEP_LEAF, CR_STEP_FP,
+						  { no_info, CR_TAG_FP, 0 } } };
+	static struct cr_frame fa[64], fb[64];
+	struct cr_trace ta = { .f = fa, .max = max }, tb = { .f = fb, .max = max };
+	struct cr_fp_run run;
+	struct cr_walk w;
+	struct cr_regs r;
+	int same;
+
+	fp_walk(&w, x86, 0);
+	fp_regs(&r, x86, F + 0x20, fp_at(first) - 16);
+	cr_reg_set(&r, 6, fp_at(first));
+	cr_unwind(&w, &r, cr_policy(CRASH_ENGINE_FP), &ta);
+	fp_walk(&w, x86, 0);
+	cr_unwind(&w, &r, &steps, &tb);
+	same = ta.n == tb.n && ta.stop == tb.stop && ta.stop_addr == tb.stop_addr;
+	for (unsigned i = 0; same && i < ta.n; i++)
+		same = fa[i].pc == fb[i].pc && fa[i].sp == fb[i].sp && fa[i].tag == fb[i].tag &&
+		       fa[i].flags == fb[i].flags;
+	if (!same) {
+		printf("# with the run: %u frames, stop %u at %#llx; the steps: %u, stop %u at %#llx\n",
+			 ta.n, ta.stop, (unsigned long long)ta.stop_addr, tb.n, tb.stop,
+			 (unsigned long long)tb.stop_addr);
+		for (unsigned i = 0; i < ta.n || i < tb.n; i++)
+			printf("# #%u %#llx %#llx %u %u | %#llx %#llx %u %u\n", i,
+				 (unsigned long long)fa[i].pc, (unsigned long long)fa[i].sp, fa[i].tag,
+				 fa[i].flags, (unsigned long long)fb[i].pc,
+				 (unsigned long long)fb[i].sp, fb[i].tag, fb[i].flags);
+	}
+	/* How many frames the run itself found from the first frame. */
+	fp_walk(&w, x86, 0);
+	ta.n = 0;
+	*ran = cr_fp_run_init(&run, &w, cr_policy(CRASH_ENGINE_FP)) ? cr_fp_run(&run, &w, &r, &ta)
+								     : 0;
+	tap_ok(same, what);
+	return ta.n;
+}
+
+static void t_fp_run(void)
+{
+	static const unsigned rec[] = { 10, 20, 30, 40, 50 };
+	uint64_t ra[] = { F + 0x100, F + 0x200, F + 0x300, F + 0x400, F + 0x500 };
+	unsigned ran;
+
+	run_setup(rec, ra, 5);
+	run_same("run: a chain to fp 0, as the steps give it", 10, 64, &ran);
+	tap_is_u64(ran, 5, "run: ... its five callers found by the run");
+	run_same("run: the frame limit, as the steps give it", 10, 3, &ran);
+	tap_is_u64(ran, 3, "run: ... three frames by the run");
+	ra[2] = FP_JIT + 0x10;	/* generated code: in no module, the steps' frame */
+	run_setup(rec, ra, 5);
+	run_same("run: a return address in no module, as the steps give it", 10, 64, &ran);
+	tap_is_u64(ran, 2, "run: ... the run stops before that frame");
+	ra[2] = 0;
+	run_setup(rec, ra, 5);
+	run_same("run: a return address 0, as the steps give it", 10, 64, &ran);
+	tap_is_u64(ran, 2, "run: ... the run stops before it");
+	ra[2] = FP_BASE + 0x10;	/* the module's headers: not its executable segment */
+	run_setup(rec, ra, 5);
+	run_same("run: a return address outside the code, as the steps give it", 10, 64, &ran);
+	ra[2] = F + 0x300;
+	run_setup(rec, ra, 5);
+	fp_put64(fp_at(30), fp_at(40) + 4);	/* misaligned */
+	run_same("run: a misaligned record, as the steps give it", 10, 64, &ran);
+	tap_is_u64(ran, 3, "run: ... the run stops before it");
+	run_setup(rec, ra, 5);
+	fp_put64(fp_at(30), fp_at(5));	/* below sp */
+	run_same("run: a record below sp, as the steps give it", 10, 64, &ran);
+	run_setup(rec, ra, 5);
+	fp_put64(fp_at(30), FP_STACK + 8 * FP_NSTACK + 64);	/* off the stack */
+	run_same("run: a record off the stack, as the steps give it", 10, 64, &ran);
+	if (cr_host == x86) {
+		/* glibc's __restore_rt at a return address: the sig step's frame */
+		static const uint8_t restore_rt[9] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00,
+						       0x00, 0x00, 0x0f, 0x05 };
+
+		run_setup(rec, ra, 5);
+		fp_put(F + 0x300, restore_rt, sizeof(restore_rt));
+		run_same("run: a sigreturn trampoline, as the steps give it", 10, 64, &ran);
+		tap_is_u64(ran, 3, "run: ... the run stops at its frame");
+	}
+	run_setup(rec, ra, 5);
+	fp_mod.phnum = 0;	/* no program headers: no code range, the steps' frames */
+	run_same("run: a module without program headers, as the steps give it", 10, 64, &ran);
+	tap_is_u64(ran, 0, "run: ... none by the run");
+}
+
 /* ----------------------------------------------------------------- sig */
 static int sig_ok;
 
@@ -359,6 +479,7 @@ int main(void)
 	t_fp();
 	t_cfi();
 	t_scan();
+	t_fp_run();
 	t_sig();
 	return tap_done();
 }

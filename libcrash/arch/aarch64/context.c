@@ -93,6 +93,9 @@ void cr_ctx_extra(const void *uc, struct cr_extra *x)
  */
 static const uint32_t rt_sigreturn[2] = { 0xd2801168, 0xd4000001 };
 
+/* Both words as one little-endian word, for the fp engine's run (fp.c). */
+const uint64_t cr_sigreturn_head = 0xd4000001d2801168ull, cr_sigreturn_mask = ~0ull;
+
 /*
  * The kernel (and qemu) enter the handler with x29 = a frame record { x29, x30 }
  * of the interrupted code, put right after a struct rt_sigframe of this size

@@ -58,6 +58,10 @@ void cr_ctx_extra(const void *uc, struct cr_extra *x)
 static const uint32_t li_a7[2] = { 0x03822c0b, 0x02822c0b };
 #define SYSCALL_0 0x002b0000
 
+/* For the fp engine's run (fp.c): the syscall word after either li (a filter). */
+const uint64_t cr_sigreturn_head = (uint64_t)SYSCALL_0 << 32,
+	       cr_sigreturn_mask = 0xffffffff00000000ull;
+
 static int is_sigreturn(const struct cr_mem *m, uint64_t pc)
 {
 	uint32_t code[2];

@@ -58,6 +58,9 @@ void cr_ctx_extra(const void *uc, struct cr_extra *x)
  */
 static const uint32_t rt_sigreturn[2] = { 0x08b00893, 0x00000073 };
 
+/* Both words as one little-endian word, for the fp engine's run (fp.c). */
+const uint64_t cr_sigreturn_head = 0x0000007308b00893ull, cr_sigreturn_mask = ~0ull;
+
 static int is_sigreturn(const struct cr_mem *m, uint64_t pc)
 {
 	uint32_t code[2];

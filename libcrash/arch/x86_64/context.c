@@ -45,6 +45,9 @@ void cr_ctx_extra(const void *uc, struct cr_extra *x)
 /* glibc's __restore_rt (and musl's): mov $__NR_rt_sigreturn,%rax; syscall. */
 static const uint8_t restore_rt[9] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 };
 
+/* Its first 8 bytes as a little-endian word, for the fp engine's run (fp.c). */
+const uint64_t cr_sigreturn_head = 0x0f0000000fc0c748ull, cr_sigreturn_mask = ~0ull;
+
 static int is_sigreturn(const struct cr_mem *m, uint64_t pc)
 {
 	uint8_t code[sizeof(restore_rt)];
