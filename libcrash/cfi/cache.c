@@ -5,8 +5,7 @@
 #include "cache.h"
 #include "cfi.h"
 
-struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS] __attribute__((aligned(4096)));
-uint32_t cr_cache_written;
+struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS];
 uint64_t cr_cache_gen;
 int cr_cache_enabled = 1;
 
@@ -20,9 +19,6 @@ _Static_assert(sizeof(struct cr_crow) % 4 == 0 && offsetof(struct cr_crow, off) 
 	       "copied as 32-bit words");
 _Static_assert(offsetof(struct cr_cache_slot, row) % 8 == 0, "row words aligned");
 _Static_assert(sizeof(struct cr_cache_slot) == 128, "slot size");
-_Static_assert(CR_CACHE_SLOTS >> CR_CACHE_PAGE_SHIFT == 32 &&
-		       sizeof(struct cr_cache_slot) << CR_CACHE_PAGE_SHIFT == 4096,
-	       "cr_cache_written: a bit a page");
 
 /*
  * Word-wise atomic copies: the row is read while a writer may change it
@@ -58,7 +54,7 @@ static int get_slot(const struct cr_cache_slot *s, uint64_t pc, uint64_t mod, st
 {
 	uint64_t g = cr_cache_begin();
 
-	if ((g & 1) || !pc || !cr_cache_page_written((uint32_t)(s - cr_cache_slots)) || __atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
+	if ((g & 1) || !pc || __atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
 	    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod)
 		return -CR_ENOINFO;
 	load_row(c, &s->row);
@@ -106,14 +102,9 @@ void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 		return;	/* another writer (maybe the code we interrupted) is at work */
 	/* Another pc's row at home goes to the other slot (no other writer now:
 	   these plain reads see what the last writer left). */
-	uint32_t i = (uint32_t)(s - cr_cache_slots);
-
-	/* A page never written holds nothing: not read (cr_cache_written). */
-	if (cr_cache_page_written(i) && s->pc && (s->pc != pc || s->mod != mod))
+	if (s->pc && (s->pc != pc || s->mod != mod))
 		put_slot(other_of(s), s->pc, s->mod, &s->row);
 	put_slot(s, pc, mod, c);
-	/* The pair is on one page (its slots differ in bit 0). */
-	__atomic_fetch_or(&cr_cache_written, 1u << (i >> CR_CACHE_PAGE_SHIFT), __ATOMIC_RELAXED);
 	cr_seq_release(&cr_cache_gen, g);
 }
 
@@ -170,6 +161,5 @@ void cr_cache_clear(void)
 {
 	cr_cache_gen += 2;
 	memset(cr_cache_slots, 0, sizeof(cr_cache_slots));
-	cr_cache_written = 0;
 	memset(cie_slots, 0, sizeof(cie_slots));
 }

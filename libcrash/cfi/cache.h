@@ -31,17 +31,7 @@ struct cr_cache_slot {
 	struct cr_crow row;
 	uint8_t pad[128 - 16 - sizeof(struct cr_crow)];	/* a slot's index is a shift */
 };
-extern struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS];	/* page-aligned */
-
-/*
- * Bit p: page p of the slots (32 slots a page) has been written.  A reader
- * takes a slot on a page never written as a miss without reading it: a fresh
- * page of .bss that is read first faults twice (the read maps the zero page,
- * the write then copies it), ~2.5 us each here; written first, once.  Set by
- * a writer under the generation; a reader that sees it late only misses.
- */
-extern uint32_t cr_cache_written;
-#define CR_CACHE_PAGE_SHIFT 5	/* slots a page: 4096 / 128 */
+extern struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS];
 extern uint64_t cr_cache_gen;	/* odd while a writer writes a slot */
 extern int cr_cache_enabled;
 
@@ -72,26 +62,13 @@ static inline int cr_cache_still(uint64_t g)
  */
 #define CR_CACHE_REGION_SHIFT 9		/* 512 bytes of code a run */
 #define CR_CACHE_RUN_SHIFT 5		/* 32 slots a run, 16 bytes of code a slot */
-static inline uint32_t cr_cache_index(uint64_t pc)
+static inline struct cr_cache_slot *cr_cache_slot_of(uint64_t pc)
 {
 	uint32_t run = (uint32_t)((uint32_t)(pc >> CR_CACHE_REGION_SHIFT) * 0x9e3779b1u) >> (32 - 10);
 	uint32_t in = (uint32_t)(pc >> (CR_CACHE_REGION_SHIFT - CR_CACHE_RUN_SHIFT)) &
 		      ((1u << CR_CACHE_RUN_SHIFT) - 1);
 
-	return (run + in) & (CR_CACHE_SLOTS - 1);
-}
-
-static inline struct cr_cache_slot *cr_cache_slot_of(uint64_t pc)
-{
-	return &cr_cache_slots[cr_cache_index(pc)];
-}
-
-/* 1 if slot i's page has been written (cr_cache_written). */
-static inline int cr_cache_page_written(uint32_t i)
-{
-	return (int)(__atomic_load_n(&cr_cache_written, __ATOMIC_RELAXED) >>
-			     (i >> CR_CACHE_PAGE_SHIFT) &
-		     1);
+	return &cr_cache_slots[(run + in) & (CR_CACHE_SLOTS - 1)];
 }
 
 /* Into pc's home slot; the row that was there moves to the other slot. */

@@ -61,12 +61,9 @@ struct trace {
 static inline __attribute__((always_inline)) const struct cr_cache_slot *slot_for(uint64_t pc,
 										  uint64_t key)
 {
-	uint32_t i = cr_cache_index(pc);
-	const struct cr_cache_slot *s = &cr_cache_slots[i];
+	const struct cr_cache_slot *s = cr_cache_slot_of(pc);
 
-	/* A page never written is not read (cache.h: cr_cache_written). */
-	if (__builtin_expect(!cr_cache_page_written(i) ||
-				     __atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
+	if (__builtin_expect(__atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
 				     __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != key,
 			     0))
 		return NULL;

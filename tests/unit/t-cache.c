@@ -120,25 +120,6 @@ int main(void)
 		       "one region's pcs 16 bytes apart: distinct home slots in at most two pages");
 	}
 
-	/* Pages never written are not read (cache.h: cr_cache_written). */
-	{
-		uint32_t i = cr_cache_index(a);
-
-		cr_cache_clear();
-		tap_is_u64(cr_cache_written, 0, "cleared: no page written");
-		cr_cache_put(a, mod, &ra);
-		tap_is_u64(cr_cache_written, 1u << (i >> CR_CACHE_PAGE_SHIFT),
-			   "a put: the bit of its page, only");
-		tap_ok(((uintptr_t)cr_cache_slot_of(a) >> 12) ==
-			       ((uintptr_t)&cr_cache_slots[(i >> CR_CACHE_PAGE_SHIFT) << CR_CACHE_PAGE_SHIFT] >>
-				12),
-		       "the slots of a bit are one page");
-		cr_cache_written = 0;
-		tap_is_i64(cr_cache_get(a, mod, &r), -CR_ENOINFO, "a slot on a page not marked: a miss");
-		cr_cache_written = ~0u;
-		tap_ok(cr_cache_get(a, mod, &r) == 0 && r.cfa_off == 16, "marked: the row");
-	}
-
 	/* The generation: a writer at work (odd) makes every read a miss and
 	   every other put a no-op; a put moves it on by 2. */
 	uint64_t g = cr_cache_gen;
