@@ -14,7 +14,7 @@ static struct cr_cache_slot *slot_of(uint64_t pc)
 	return cr_cache_slot_of(pc);
 }
 
-_Static_assert(CR_CACHE_SLOTS == 1 << 10, "slot_of uses 10 bits");
+_Static_assert((CR_CACHE_SLOTS & (CR_CACHE_SLOTS - 1)) == 0, "slot_of masks");
 _Static_assert(sizeof(struct cr_crow) % 4 == 0 && offsetof(struct cr_crow, off) % 4 == 0,
 	       "copied as 32-bit words");
 _Static_assert(offsetof(struct cr_cache_slot, row) % 8 == 0, "row words aligned");

@@ -48,27 +48,23 @@ static inline int cr_cache_still(uint64_t g)
 }
 
 /*
- * A pc's home slot: a run of CR_CACHE_RUN slots for each CR_CACHE_REGION
- * bytes of code, the run placed by a multiplicative (Fibonacci) hash of the
- * region's number, the pc's place in it by its offset in the region.  The
- * return addresses of one capture are few code regions (a program's hot
- * functions lie together), so a first capture writes few runs, a few pages
- * of the cache: each fresh page of .bss costs two page faults (the read that
- * maps the zero page, then the write), ~5 us here, where a hash of the whole
- * pc spread a 32-frame capture's rows over 20 of its 32 pages
- * (docs/performance.md, issue 20).  Return addresses less than
- * CR_CACHE_REGION / CR_CACHE_RUN bytes apart can share a home slot: the
- * other slot of the pair (cache.c) keeps both.
+ * A pc's home slot: bits 4-13 of the pc, direct-mapped (16 bytes of code a
+ * slot, the slots in the order of the code, 16 KiB of code around the cache).
+ * The return addresses of one capture lie in few stretches of code (a
+ * program's hot functions lie together), so a first capture writes few
+ * pages of the cache: each fresh page of .bss costs two page faults (the
+ * read that maps the zero page, then the write), ~5 us here, where a hash of
+ * the whole pc spread a 32-frame capture's rows over 20 of its 32 pages
+ * (docs/performance.md, issue 20).  And no multiply: cheaper than the hash
+ * in the trace loop.  Return addresses less than 16 bytes apart, or a
+ * multiple of 16 KiB apart (in different modules, at random: as likely as
+ * with a hash), share a home slot: the other slot of the pair (cache.c)
+ * keeps both.
  */
-#define CR_CACHE_REGION_SHIFT 9		/* 512 bytes of code a run */
-#define CR_CACHE_RUN_SHIFT 5		/* 32 slots a run, 16 bytes of code a slot */
+#define CR_CACHE_PC_SHIFT 4
 static inline struct cr_cache_slot *cr_cache_slot_of(uint64_t pc)
 {
-	uint32_t run = (uint32_t)((uint32_t)(pc >> CR_CACHE_REGION_SHIFT) * 0x9e3779b1u) >> (32 - 10);
-	uint32_t in = (uint32_t)(pc >> (CR_CACHE_REGION_SHIFT - CR_CACHE_RUN_SHIFT)) &
-		      ((1u << CR_CACHE_RUN_SHIFT) - 1);
-
-	return &cr_cache_slots[(run + in) & (CR_CACHE_SLOTS - 1)];
+	return &cr_cache_slots[(pc >> CR_CACHE_PC_SHIFT) & (CR_CACHE_SLOTS - 1)];
 }
 
 /* Into pc's home slot; the row that was there moves to the other slot. */

@@ -100,9 +100,9 @@ int main(void)
 	cr_cache_put(0x800, mod, &ra);
 	tap_is_i64(cr_cache_get(0x800, mod, &r), -CR_ENOINFO, "never a pc in page 0");
 
-	/* Locality (cache.h): the return addresses of one 512-byte region of code
-	   have distinct home slots in one run, at most two pages of the cache,
-	   so a first capture writes few fresh pages. */
+	/* Locality (cache.h): the return addresses of 512 bytes of code have
+	   distinct home slots in at most two pages of the cache, so a first
+	   capture writes few fresh pages. */
 	{
 		uintptr_t lo = (uintptr_t)-1, hi = 0;
 		int distinct = 1;
@@ -117,7 +117,7 @@ int main(void)
 		}
 		tap_ok(distinct && hi / 4096 - lo / 4096 <= 1 &&
 			       (hi - lo) / sizeof(struct cr_cache_slot) <= 31,
-		       "one region's pcs 16 bytes apart: distinct home slots in at most two pages");
+		       "pcs 16 bytes apart: distinct home slots in at most two pages");
 	}
 
 	/* The generation: a writer at work (odd) makes every read a miss and
