@@ -165,7 +165,7 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
  * process_vm_readv: qemu-user), one read per chunk, at least the `want`
  * chunks the read needs.
  */
-#define CR_PROVE_AHEAD 8
+#define CR_PROVE_AHEAD 16
 #define CR_PROVE_MAX 32
 
 /* prove() with the pipe fallback: one read per page (no scatter list). */

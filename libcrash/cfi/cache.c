@@ -5,8 +5,18 @@
 #include "cache.h"
 #include "cfi.h"
 
-struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS];
-uint64_t cr_cache_gen;
+/* Page-aligned: a pair of slots, and 32 slots in the order of the code, on one page. */
+struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS] __attribute__((aligned(4096)));
+/*
+ * The generation and the CIE memo in .data, not .bss: a capture reads them
+ * before it writes them, and a fresh page of .bss read first faults twice
+ * (the zero page, then the copy), ~5 us for a first capture here; .data's
+ * page is one the loader has already written (its relocations), where the
+ * 3.2 KiB fit today (docs/performance.md, issue 20).  If .data outgrows it
+ * they cost what they did.
+ */
+#define CR_WRITTEN_PAGE __attribute__((section(".data")))
+uint64_t cr_cache_gen CR_WRITTEN_PAGE;
 int cr_cache_enabled = 1;
 
 static struct cr_cache_slot *slot_of(uint64_t pc)
@@ -14,7 +24,7 @@ static struct cr_cache_slot *slot_of(uint64_t pc)
 	return cr_cache_slot_of(pc);
 }
 
-_Static_assert(CR_CACHE_SLOTS == 1 << 10, "slot_of uses 10 bits");
+_Static_assert((CR_CACHE_SLOTS & (CR_CACHE_SLOTS - 1)) == 0, "slot_of masks");
 _Static_assert(sizeof(struct cr_crow) % 4 == 0 && offsetof(struct cr_crow, off) % 4 == 0,
 	       "copied as 32-bit words");
 _Static_assert(offsetof(struct cr_cache_slot, row) % 8 == 0, "row words aligned");
@@ -113,7 +123,7 @@ static struct cie_slot {
 	uint64_t addr, mod;
 	struct cr_cie cie;
 	struct cr_cie_init init;
-} cie_slots[CR_CIE_SLOTS];
+} cie_slots[CR_CIE_SLOTS] CR_WRITTEN_PAGE;
 
 _Static_assert(sizeof(struct cr_cie) % 8 == 0 && sizeof(struct cr_cie_init) % 8 == 0 &&
 		       offsetof(struct cie_slot, cie) % 8 == 0 &&

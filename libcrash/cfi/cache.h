@@ -47,11 +47,24 @@ static inline int cr_cache_still(uint64_t g)
 	return cr_seq_still(&cr_cache_gen, g);
 }
 
+/*
+ * A pc's home slot: bits 4-13 of the pc, direct-mapped (16 bytes of code a
+ * slot, the slots in the order of the code, 16 KiB of code around the cache).
+ * The return addresses of one capture lie in few stretches of code (a
+ * program's hot functions lie together), so a first capture writes few
+ * pages of the cache: each fresh page of .bss costs two page faults (the
+ * read that maps the zero page, then the write), ~5 us here, where a hash of
+ * the whole pc spread a 32-frame capture's rows over 20 of its 32 pages
+ * (docs/performance.md, issue 20).  And no multiply: cheaper than the hash
+ * in the trace loop.  Return addresses less than 16 bytes apart, or a
+ * multiple of 16 KiB apart (in different modules, at random: as likely as
+ * with a hash), share a home slot: the other slot of the pair (cache.c)
+ * keeps both.
+ */
+#define CR_CACHE_PC_SHIFT 4
 static inline struct cr_cache_slot *cr_cache_slot_of(uint64_t pc)
 {
-	/* Multiplicative (Fibonacci) hashing of the low 32 bits: return addresses
-	   differ there, and a 32-bit constant is an immediate operand. */
-	return &cr_cache_slots[(uint32_t)((uint32_t)pc * 0x9e3779b1u) >> (32 - 10)];
+	return &cr_cache_slots[(pc >> CR_CACHE_PC_SHIFT) & (CR_CACHE_SLOTS - 1)];
 }
 
 /* Into pc's home slot; the row that was there moves to the other slot. */

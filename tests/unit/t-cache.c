@@ -100,6 +100,26 @@ int main(void)
 	cr_cache_put(0x800, mod, &ra);
 	tap_is_i64(cr_cache_get(0x800, mod, &r), -CR_ENOINFO, "never a pc in page 0");
 
+	/* Locality (cache.h): the return addresses of 512 bytes of code have
+	   distinct home slots in at most two pages of the cache, so a first
+	   capture writes few fresh pages. */
+	{
+		uintptr_t lo = (uintptr_t)-1, hi = 0;
+		int distinct = 1;
+
+		for (uint64_t pc = 0x401200; pc < 0x401400; pc += 16) {
+			uintptr_t s = (uintptr_t)cr_cache_slot_of(pc);
+
+			lo = s < lo ? s : lo;
+			hi = s > hi ? s : hi;
+			if (pc > 0x401200 && cr_cache_slot_of(pc) == cr_cache_slot_of(pc - 16))
+				distinct = 0;
+		}
+		tap_ok(distinct && hi / 4096 - lo / 4096 <= 1 &&
+			       (hi - lo) / sizeof(struct cr_cache_slot) <= 31,
+		       "pcs 16 bytes apart: distinct home slots in at most two pages");
+	}
+
 	/* The generation: a writer at work (odd) makes every read a miss and
 	   every other put a no-op; a put moves it on by 2. */
 	uint64_t g = cr_cache_gen;
