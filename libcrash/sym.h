@@ -92,6 +92,18 @@ void cr_symfiles_close(struct cr_symfiles *s);
 int cr_sym_find_in(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		     struct cr_symfiles *s, struct cr_sym *out);
 
+/*
+ * cr_sym_find_in for n pcs of one module at once, sorted ascending: out[i]
+ * and ok[i] = 1 where it finds pcs[i]'s symbol, the same symbol and name.
+ * One pass over .dynsym and, for the pcs it has no sized symbol for, one
+ * over .symtab: a backtrace's frames in a module cost one scan of each
+ * table, without an index or memory to fault in.  work: room for 3 * n.
+ * 0.  AS-safe.
+ */
+int cr_sym_find_many(const struct cr_mem *m, const struct cr_module *mod, const uint64_t *pcs,
+		     unsigned n, struct cr_symfiles *s, struct cr_symbest *work,
+		     struct cr_sym *out, uint8_t *ok);
+
 /* The parts, for tests. */
 int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		  struct cr_sym *out);
