@@ -543,6 +543,7 @@ static int first_of(struct cr_btlines *bl, uint64_t lo)
 #define CHAINS 256		/* pcs whose DWARF lookup is kept (recursion repeats pcs) */
 #define POOL 2048		/* their frames */
 #define SYMS 256		/* frames whose symbols syms_batch finds */
+#define UNITS 64		/* units chain_at keeps */
 #define SYM_BATCH 64		/* pcs of one cr_sym_find_many */
 
 /* What the DWARF says about one pc. */
@@ -577,6 +578,17 @@ struct cr_symz {
 	uint64_t bpcs[64];
 	struct cr_dwline_row brows[64];
 	uint8_t bfound[64];
+	/* chain_at's: the units found so far (an aranges span gives a unit for
+	   every pc in it), and their headers and first DIEs */
+	struct {
+		const struct cr_dbgimage *im;
+		uint64_t lo, hi, off;
+	} spans[UNITS];
+	struct {
+		const struct cr_dbgimage *im;
+		struct cr_dwcu cu;
+	} units[UNITS];
+	unsigned nspans, nunits;
 	/* syms_batch's: the symbols of a backtrace's frames, found a module at a
 	   time (one pass over each table), for find_sym */
 	unsigned nsyms, nmods;
@@ -637,6 +649,7 @@ static struct cr_symz *symz_get(struct cr_symfiles *files)
 	z->walks.sub = NULL;
 	z->walks.used = z->walks.nunits = 0;
 	z->nsyms = 0;
+	z->nspans = z->nunits = 0;	/* a new report maps files anew */
 	cr_dbgset_init(&z->dbg);
 	files->debug_file = symz_debug_file;
 	files->debug_arg = z;
@@ -685,11 +698,52 @@ static const struct cr_dwframe *chain_frames(const struct cr_symz *z, const stru
 	return c == &z->tmp ? z->tmpf : &z->pool[c->first];
 }
 
+/*
+ * The unit that holds a (module-relative) in im, and its first DIE: what
+ * cr_dwinfo_find_cu and cr_dwinfo_unit give, from what earlier frames found
+ * (the same answers: a span is where find_cu answers the same).
+ */
+static int unit_at(struct cr_symz *z, const struct cr_dbgimage *im, uint64_t a,
+		   struct cr_dwcu *cu)
+{
+	uint64_t off, lo, hi;
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < z->nspans; i++)
+		if (z->spans[i].im == im && a >= z->spans[i].lo && a < z->spans[i].hi)
+			break;
+	if (i < z->nspans) {
+		off = z->spans[i].off;
+	} else {
+		if ((ret = cr_dwinfo_find_cu_span(&im->src, a, &off, &lo, &hi)) < 0)
+			return ret;
+		if (z->nspans < UNITS) {
+			z->spans[z->nspans].im = im;
+			z->spans[z->nspans].lo = lo;
+			z->spans[z->nspans].hi = hi;
+			z->spans[z->nspans++].off = off;
+		}
+	}
+	for (i = 0; i < z->nunits; i++)
+		if (z->units[i].im == im && z->units[i].cu.off == off) {
+			*cu = z->units[i].cu;
+			return 0;
+		}
+	if ((ret = cr_dwinfo_unit(&im->src, off, cu)) < 0)
+		return ret;
+	if (z->nunits < UNITS) {
+		z->units[z->nunits].im = im;
+		z->units[z->nunits++].cu = *cu;
+	}
+	return 0;
+}
+
 /* The DWARF at pc (absolute, in mod): kept for the next lookup of the same pc. */
 static const struct chain *chain_at(struct cr_symz *z, const struct cr_module *mod, uint64_t pc)
 {
 	struct chain *c = &z->tmp;
-	uint64_t a = pc - mod->bias, off;
+	uint64_t a = pc - mod->bias;
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < z->ncache; i++)
@@ -701,8 +755,7 @@ static const struct chain *chain_at(struct cr_symz *z, const struct cr_module *m
 	c->row_state = ROW_UNKNOWN;
 	c->n = 0;
 	c->im = z->mode == CR_SYMBOLS_FULL ? cr_dbg_image(&z->dbg, mod) : NULL;
-	if (c->im && (cr_dwinfo_find_cu(&c->im->src, a, &off) < 0 ||
-		      cr_dwinfo_unit(&c->im->src, off, &c->cu) < 0))
+	if (c->im && unit_at(z, c->im, a, &c->cu) < 0)
 		c->im = NULL;
 	if (c->im && !z->walks.sub && z->walks.nunits == 0) {
 		/* Room for the units' records (only the pages written are touched). */
