@@ -69,26 +69,42 @@ void cr_symbest_scan(struct cr_symbest *b, const Elf64_Sym *v, uint64_t n, uint6
 void cr_symbest_scan_many(struct cr_symbest *b, const uint64_t *pcs, unsigned n,
 			  const Elf64_Sym *v, uint64_t cnt, uint64_t bias)
 {
-	unsigned low = 0;
+	unsigned low = 0, shift = 0;
+	uint64_t base = 0;
+	uint8_t first[256];	/* bucket k: the first pc with (pc - bias - base) >> shift >= k */
 
 	while (low < n && pcs[low] < bias)
 		low++;
+	/* Where a symbol's pcs start, without a binary search for each: the
+	   pcs' span cut in 256 buckets (at most 255 pcs: else the search). */
+	if (low < n && n - low < 256) {
+		base = pcs[low] - bias;
+		while (((pcs[n - 1] - bias - base) >> shift) > 255)
+			shift++;
+		for (unsigned k = 0, i = low; k < 256; k++) {
+			while (i < n && ((pcs[i] - bias - base) >> shift) < k)
+				i++;
+			first[k] = (uint8_t)(i - low);
+		}
+	}
 	for (uint64_t j = 0; j < cnt; j++) {
 		const Elf64_Sym *s = &v[j];
-		unsigned type = ELF64_ST_TYPE(s->st_info), lo = low, hi = n;
+		unsigned type, lo = low, hi = n;
 		uint64_t val = s->st_value;
 
 		for (unsigned i = 0; i < low; i++)
 			consider(&b[i], s, bias, pcs[i]);
-		if (low == n || val == 0 || val > pcs[n - 1] - bias || s->st_shndx == SHN_UNDEF)
+		if (low == n || val == 0 || val > pcs[n - 1] - bias)
 			continue;
-		if (s->st_size && pcs[low] - bias >= val && pcs[low] - bias - val >= s->st_size)
-			continue;	/* every pc past its end (the pcs are sorted) */
-		if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE)
-			continue;
-		if (!s->st_size && type == STT_NOTYPE)
-			continue;
-		while (lo < hi) {	/* the first pc with pc - bias >= val */
+		/* The first pc with pc - bias >= val: from its bucket, else by a
+		   binary search. */
+		if (n - low < 256) {
+			lo = val <= base ? low : low + first[(val - base) >> shift];
+			while (lo < n && pcs[lo] - bias < val)
+				lo++;
+			hi = lo;
+		}
+		while (lo < hi) {
 			unsigned mid = lo + (hi - lo) / 2;
 
 			if (pcs[mid] - bias < val)
@@ -96,6 +112,14 @@ void cr_symbest_scan_many(struct cr_symbest *b, const uint64_t *pcs, unsigned n,
 			else
 				hi = mid;
 		}
+		/* Most symbols hold none of the pcs: passed by before their type. */
+		if (lo == n || (s->st_size && pcs[lo] - bias - val >= s->st_size))
+			continue;
+		type = ELF64_ST_TYPE(s->st_info);
+		if (s->st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+		    (!s->st_size && type == STT_NOTYPE))
+			continue;
 		for (unsigned i = lo; i < n; i++) {
 			if (s->st_size && pcs[i] - bias - val >= s->st_size)
 				break;
