@@ -1091,8 +1091,9 @@ void cr_report_head(struct cr_out *o, const struct cr_policy *p, const struct cr
  * one cr_sym_find_many (one pass over its .dynsym, and over its .symtab for
  * the pcs that need it) instead of a lookup per frame.  Only when the
  * frames' modules fit in the symbol files kept open (CR_SYMFILES): a name
- * read from a file later must find its file still open.  Otherwise, and
- * for frames past SYMS, find_sym looks each up.
+ * read from a file later must find its file still open (their slots are
+ * held until the next backtrace's batch).  Otherwise, and for frames past
+ * SYMS, find_sym looks each up.
  */
 static void syms_batch(struct cr_bt *b)
 {
@@ -1101,6 +1102,7 @@ static void syms_batch(struct cr_bt *b)
 	unsigned n = 0;
 
 	z->nsyms = z->nmods = 0;
+	cr_symfiles_release(&b->bl.files);	/* the last backtrace's are printed */
 	for (unsigned i = 0; i < b->t.n && n < SYMS; i++) {
 		const struct cr_frame *f = &b->t.f[i];
 		uint64_t pc = (f->flags & CR_FRAME_EXACT) ? f->pc : f->pc - 1;

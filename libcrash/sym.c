@@ -622,6 +622,7 @@ void cr_symfiles_init(struct cr_symfiles *s)
 		s->f[i].owner = s;
 	}
 	s->next = 0;
+	s->held = 0;
 	s->used = 0;
 	s->arena = cr_scratch_get(&arena, NULL, 0, &size);
 	s->debug_file = NULL;
@@ -633,6 +634,7 @@ void cr_symfiles_close(struct cr_symfiles *s)
 	for (unsigned i = 0; i < CR_SYMFILES; i++)
 		cr_symfile_close(&s->f[i]);
 	s->next = 0;
+	s->held = 0;
 	s->used = 0;
 	cr_scratch_put(&arena, s->arena);
 	s->arena = NULL;
@@ -646,9 +648,20 @@ static struct cr_symfile *symfile_slot(struct cr_symfiles *s, const struct cr_mo
 	for (unsigned i = 0; i < CR_SYMFILES; i++)
 		if (s->f[i].mod_lo && s->f[i].mod_lo == mod->lo && s->f[i].mod_bias == mod->bias)
 			return &s->f[i];
-	sf = &s->f[s->next % CR_SYMFILES];
-	s->next = (s->next + 1) % CR_SYMFILES;
+	/* The oldest, but not a file a batch's names may still be read from
+	   (all of them held: the oldest all the same). */
+	for (unsigned k = 0; k < CR_SYMFILES; k++) {
+		sf = &s->f[s->next % CR_SYMFILES];
+		s->next = (s->next + 1) % CR_SYMFILES;
+		if (!(s->held & (1u << (sf - s->f))))
+			return sf;
+	}
 	return sf;
+}
+
+void cr_symfiles_release(struct cr_symfiles *s)
+{
+	s->held = 0;
 }
 
 int cr_sym_find_in(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
@@ -815,6 +828,7 @@ int cr_sym_find_many(const struct cr_mem *m, const struct cr_module *mod, const 
 		sf->mod_lo = mod->lo;
 		sf->mod_bias = mod->bias;
 	}
+	s->held |= 1u << (sf - s->f);	/* out[]'s names may be read from it later */
 	/* .dynsym's layout: dynsym_in's, kept in sf. */
 	if (sf->dyn_known == 1) {
 		symtab = sf->dyn_symtab;
