@@ -488,6 +488,9 @@ void cr_report_regs_text(struct cr_out *o, const struct cr_crash *c)
 		cr_putc(o, '\n');
 }
 
+static int batched_sym(const struct cr_symz *z, const struct cr_module *mod, uint64_t pc,
+		       struct cr_sym *out);
+
 static int find_sym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		    struct cr_btlines *bl, const struct cr_sym **out)
 {
@@ -501,6 +504,17 @@ static int find_sym(const struct cr_mem *m, const struct cr_module *mod, uint64_
 		return 0;
 	}
 	bl->mod_lo = 0;
+	if (bl->z) {	/* syms_batch's answer: cr_sym_find_in's */
+		int r = batched_sym(bl->z, mod, pc, &bl->sym);
+
+		if (r == -CR_ENOINFO)
+			return r;
+		if (r == 0) {
+			bl->mod_lo = mod->lo;
+			*out = &bl->sym;
+			return 0;
+		}
+	}
 	if (cr_sym_find_in(m, mod, pc, bl != &none ? &bl->files : NULL, &bl->sym) < 0)
 		return -CR_ENOINFO;
 	bl->mod_lo = mod->lo;
@@ -528,6 +542,9 @@ static int first_of(struct cr_btlines *bl, uint64_t lo)
 #define NAME_OUT 2048		/* a demangled name longer than this is elided in the middle */
 #define CHAINS 256		/* pcs whose DWARF lookup is kept (recursion repeats pcs) */
 #define POOL 2048		/* their frames */
+#define SYMS 256		/* frames whose symbols syms_batch finds */
+#define UNITS 64		/* units chain_at keeps */
+#define SYM_BATCH 64		/* pcs of one cr_sym_find_many */
 
 /* What the DWARF says about one pc. */
 struct chain {
@@ -561,8 +578,42 @@ struct cr_symz {
 	uint64_t bpcs[64];
 	struct cr_dwline_row brows[64];
 	uint8_t bfound[64];
+	/* chain_at's: the units found so far (an aranges span gives a unit for
+	   every pc in it), and their headers and first DIEs */
+	struct {
+		const struct cr_dbgimage *im;
+		uint64_t lo, hi, off;
+	} spans[UNITS];
+	struct {
+		const struct cr_dbgimage *im;
+		struct cr_dwcu cu;
+	} units[UNITS];
+	unsigned nspans, nunits;
+	/* syms_batch's: the symbols of a backtrace's frames, found a module at a
+	   time (one pass over each table), for find_sym */
+	unsigned nsyms, nmods;
+	uint64_t spc[SYMS], smod[SYMS];
+	uint8_t sok[SYMS], sfm[SYMS];
+	struct cr_sym ssym[SYMS];
+	struct cr_module mods[CR_SYMFILES];
+	struct cr_symbest swork[3 * SYM_BATCH];
 };
 static struct cr_symz symz_store;
+
+/* syms_batch's symbol for pc: 0 and *out, -CR_ENOINFO (none), 1: not in the batch. */
+static int batched_sym(const struct cr_symz *z, const struct cr_module *mod, uint64_t pc,
+		       struct cr_sym *out)
+{
+	for (unsigned i = 0; i < z->nsyms; i++) {
+		if (z->spc[i] != pc || z->smod[i] != mod->lo)
+			continue;
+		if (!z->sok[i])
+			return -CR_ENOINFO;
+		*out = z->ssym[i];
+		return 0;
+	}
+	return 1;
+}
 static struct cr_scratch symz_scratch = { &symz_store, sizeof(symz_store), 0 };
 
 /* For the .symtab reader: the module's separate debug file (the image's, if it has one). */
@@ -597,6 +648,8 @@ static struct cr_symz *symz_get(struct cr_symfiles *files)
 	z->ab.mem = NULL;	/* a new report maps files anew */
 	z->walks.sub = NULL;
 	z->walks.used = z->walks.nunits = 0;
+	z->nsyms = 0;
+	z->nspans = z->nunits = 0;	/* a new report maps files anew */
 	cr_dbgset_init(&z->dbg);
 	files->debug_file = symz_debug_file;
 	files->debug_arg = z;
@@ -645,11 +698,52 @@ static const struct cr_dwframe *chain_frames(const struct cr_symz *z, const stru
 	return c == &z->tmp ? z->tmpf : &z->pool[c->first];
 }
 
+/*
+ * The unit that holds a (module-relative) in im, and its first DIE: what
+ * cr_dwinfo_find_cu and cr_dwinfo_unit give, from what earlier frames found
+ * (the same answers: a span is where find_cu answers the same).
+ */
+static int unit_at(struct cr_symz *z, const struct cr_dbgimage *im, uint64_t a,
+		   struct cr_dwcu *cu)
+{
+	uint64_t off, lo, hi;
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < z->nspans; i++)
+		if (z->spans[i].im == im && a >= z->spans[i].lo && a < z->spans[i].hi)
+			break;
+	if (i < z->nspans) {
+		off = z->spans[i].off;
+	} else {
+		if ((ret = cr_dwinfo_find_cu_span(&im->src, a, &off, &lo, &hi)) < 0)
+			return ret;
+		if (z->nspans < UNITS) {
+			z->spans[z->nspans].im = im;
+			z->spans[z->nspans].lo = lo;
+			z->spans[z->nspans].hi = hi;
+			z->spans[z->nspans++].off = off;
+		}
+	}
+	for (i = 0; i < z->nunits; i++)
+		if (z->units[i].im == im && z->units[i].cu.off == off) {
+			*cu = z->units[i].cu;
+			return 0;
+		}
+	if ((ret = cr_dwinfo_unit(&im->src, off, cu)) < 0)
+		return ret;
+	if (z->nunits < UNITS) {
+		z->units[z->nunits].im = im;
+		z->units[z->nunits++].cu = *cu;
+	}
+	return 0;
+}
+
 /* The DWARF at pc (absolute, in mod): kept for the next lookup of the same pc. */
 static const struct chain *chain_at(struct cr_symz *z, const struct cr_module *mod, uint64_t pc)
 {
 	struct chain *c = &z->tmp;
-	uint64_t a = pc - mod->bias, off;
+	uint64_t a = pc - mod->bias;
 	unsigned n = 0;
 
 	for (unsigned i = 0; i < z->ncache; i++)
@@ -661,8 +755,7 @@ static const struct chain *chain_at(struct cr_symz *z, const struct cr_module *m
 	c->row_state = ROW_UNKNOWN;
 	c->n = 0;
 	c->im = z->mode == CR_SYMBOLS_FULL ? cr_dbg_image(&z->dbg, mod) : NULL;
-	if (c->im && (cr_dwinfo_find_cu(&c->im->src, a, &off) < 0 ||
-		      cr_dwinfo_unit(&c->im->src, off, &c->cu) < 0))
+	if (c->im && unit_at(z, c->im, a, &c->cu) < 0)
 		c->im = NULL;
 	if (c->im && !z->walks.sub && z->walks.nunits == 0) {
 		/* Room for the units' records (only the pages written are touched). */
@@ -993,6 +1086,70 @@ void cr_report_head(struct cr_out *o, const struct cr_policy *p, const struct cr
 	cr_putc(o, '\n');
 }
 
+/*
+ * The symbols of every frame of a walk, a module at a time: its pcs sorted,
+ * one cr_sym_find_many (one pass over its .dynsym, and over its .symtab for
+ * the pcs that need it) instead of a lookup per frame.  Only when the
+ * frames' modules fit in the symbol files kept open (CR_SYMFILES): a name
+ * read from a file later must find its file still open (their slots are
+ * held until the next backtrace's batch).  Otherwise, and for frames past
+ * SYMS, find_sym looks each up.
+ */
+static void syms_batch(struct cr_bt *b)
+{
+	struct cr_symz *z = b->bl.z;
+	struct cr_module mod;
+	unsigned n = 0;
+
+	z->nsyms = z->nmods = 0;
+	cr_symfiles_release(&b->bl.files);	/* the last backtrace's are printed */
+	for (unsigned i = 0; i < b->t.n && n < SYMS; i++) {
+		const struct cr_frame *f = &b->t.f[i];
+		uint64_t pc = (f->flags & CR_FRAME_EXACT) ? f->pc : f->pc - 1;
+		unsigned k;
+
+		if ((f->flags & CR_FRAME_NOEXEC) ||
+		    (b->bl.find_module ? b->bl.find_module : cr_module_find)(b->m, pc, &mod) < 0)
+			continue;
+		for (k = 0; k < z->nmods; k++)
+			if (z->mods[k].lo == mod.lo && z->mods[k].bias == mod.bias)
+				break;
+		if (k == z->nmods) {
+			if (k == CR_SYMFILES)
+				return;	/* too many modules: a lookup per frame */
+			z->mods[z->nmods++] = mod;
+		}
+		z->spc[n] = pc;
+		z->sfm[n++] = (uint8_t)k;
+	}
+	/* Each module's pcs, sorted, in batches of SYM_BATCH; spc/smod/ssym
+	   end up grouped by module (insertion sort: a few hundred at most). */
+	for (unsigned i = 1; i < n; i++) {
+		uint64_t pc = z->spc[i];
+		uint8_t k = z->sfm[i];
+		unsigned j = i;
+
+		for (; j > 0 && (z->sfm[j - 1] > k || (z->sfm[j - 1] == k && z->spc[j - 1] > pc)); j--) {
+			z->spc[j] = z->spc[j - 1];
+			z->sfm[j] = z->sfm[j - 1];
+		}
+		z->spc[j] = pc;
+		z->sfm[j] = k;
+	}
+	for (unsigned i = 0; i < n;) {
+		unsigned k = z->sfm[i], m = 0;
+
+		while (i + m < n && m < SYM_BATCH && z->sfm[i + m] == k)
+			m++;
+		cr_sym_find_many(b->m, &z->mods[k], &z->spc[i], m, &b->bl.files, z->swork, &z->ssym[i],
+				 &z->sok[i]);
+		for (unsigned j = i; j < i + m; j++)
+			z->smod[j] = z->mods[k].lo;
+		i += m;
+	}
+	z->nsyms = n;
+}
+
 void cr_bt_prepare(struct cr_bt *b, const struct cr_crash *c, const struct cr_mem *m,
 		   const struct cr_policy *p)
 {
@@ -1022,6 +1179,8 @@ void cr_bt_prepare(struct cr_bt *b, const struct cr_crash *c, const struct cr_me
 		b->t.f = cr_scratch_get(&frames, NULL, 0, &size);
 	if (b->t.f) {
 		walk(b);
+		if (b->bl.z)
+			syms_batch(b);
 		b->sig_frame = b->w.sig_info ? b->w.sig_frame : ~0u;
 		for (unsigned i = 0; i < b->t.n; i++) {
 			b->lines += frame_lines(m, &b->t.f[i], &b->bl);

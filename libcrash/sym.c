@@ -391,6 +391,9 @@ static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile 
 	return ret;
 }
 
+static int symtab_name(const struct cr_symfile *sf, const struct cr_symbest *bp,
+		       struct cr_sym *out);
+
 /* Not inlined: its frame and symtab_open's are never on the handler's stack together. */
 static __attribute__((noinline)) int symtab_lookup(struct cr_symfile *sf,
 						   const struct cr_module *mod, uint64_t pc,
@@ -398,7 +401,6 @@ static __attribute__((noinline)) int symtab_lookup(struct cr_symfile *sf,
 {
 	Elf64_Shdr sh = { .sh_offset = sf->sym_off, .sh_size = sf->sym_size };
 	struct cr_symbest b = { 0 };
-	size_t cap = sizeof(out->name) - 1;
 	uint64_t count = sf->sym_size / sizeof(Elf64_Sym);
 	struct cr_symidx *ix = NULL;
 	int ret = 0;
@@ -429,6 +431,16 @@ static __attribute__((noinline)) int symtab_lookup(struct cr_symfile *sf,
 	}
 	if (sf->tab_lookups < UINT16_MAX)
 		sf->tab_lookups++;
+	return symtab_name(sf, &b, out);
+}
+
+/* The symbol b of sf's .symtab into out (its name from the arena or the file). */
+static int symtab_name(const struct cr_symfile *sf, const struct cr_symbest *bp,
+		       struct cr_sym *out)
+{
+	const struct cr_symbest b = *bp;
+	size_t cap = sizeof(out->name) - 1;
+
 	if (!b.found || b.name >= sf->str_size)
 		return -CR_ENOINFO;
 	if (sf->str_size - b.name < cap)
@@ -544,11 +556,10 @@ void cr_symfile_close(struct cr_symfile *sf)
 	sf->owner = owner;
 }
 
-int cr_sym_symtab_in(const struct cr_module *mod, uint64_t pc, struct cr_symfile *sf,
-		       struct cr_sym *out)
+/* sf made mod's, its .symtab looked for once: 1 if it has one (sf->fd). */
+static int symtab_ready(const struct cr_module *mod, struct cr_symfile *sf)
 {
 	char dbg[CR_DBG_PATH];
-	int ret = -CR_ENOINFO;
 
 	if (!sf->mod_lo || sf->mod_lo != mod->lo || sf->mod_bias != mod->bias) {
 		cr_symfile_close(sf);	/* another module's */
@@ -574,9 +585,15 @@ int cr_sym_symtab_in(const struct cr_module *mod, uint64_t pc, struct cr_symfile
 		if (sf->fd < 0 && mod->path[0])
 			symtab_open(mod->path, mod, sf);
 	}
-	if (sf->fd >= 0)
-		ret = symtab_lookup(sf, mod, pc, out);
-	return ret;
+	return sf->fd >= 0;
+}
+
+int cr_sym_symtab_in(const struct cr_module *mod, uint64_t pc, struct cr_symfile *sf,
+		       struct cr_sym *out)
+{
+	if (symtab_ready(mod, sf))
+		return symtab_lookup(sf, mod, pc, out);
+	return -CR_ENOINFO;
 }
 
 int cr_sym_symtab(const struct cr_module *mod, uint64_t pc, struct cr_sym *out)
@@ -605,6 +622,7 @@ void cr_symfiles_init(struct cr_symfiles *s)
 		s->f[i].owner = s;
 	}
 	s->next = 0;
+	s->held = 0;
 	s->used = 0;
 	s->arena = cr_scratch_get(&arena, NULL, 0, &size);
 	s->debug_file = NULL;
@@ -616,6 +634,7 @@ void cr_symfiles_close(struct cr_symfiles *s)
 	for (unsigned i = 0; i < CR_SYMFILES; i++)
 		cr_symfile_close(&s->f[i]);
 	s->next = 0;
+	s->held = 0;
 	s->used = 0;
 	cr_scratch_put(&arena, s->arena);
 	s->arena = NULL;
@@ -629,9 +648,20 @@ static struct cr_symfile *symfile_slot(struct cr_symfiles *s, const struct cr_mo
 	for (unsigned i = 0; i < CR_SYMFILES; i++)
 		if (s->f[i].mod_lo && s->f[i].mod_lo == mod->lo && s->f[i].mod_bias == mod->bias)
 			return &s->f[i];
-	sf = &s->f[s->next % CR_SYMFILES];
-	s->next = (s->next + 1) % CR_SYMFILES;
+	/* The oldest, but not a file a batch's names may still be read from
+	   (all of them held: the oldest all the same). */
+	for (unsigned k = 0; k < CR_SYMFILES; k++) {
+		sf = &s->f[s->next % CR_SYMFILES];
+		s->next = (s->next + 1) % CR_SYMFILES;
+		if (!(s->held & (1u << (sf - s->f))))
+			return sf;
+	}
 	return sf;
+}
+
+void cr_symfiles_release(struct cr_symfiles *s)
+{
+	s->held = 0;
 }
 
 int cr_sym_find_in(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
@@ -710,4 +740,146 @@ int cr_sym_name(const struct cr_mem *m, const struct cr_sym *s, char *buf, size_
 	}
 	buf[i] = 0;
 	return i == cap - 1 ? -CR_ERANGE : 0;
+}
+
+/*
+ * The batch (sym.h): .dynsym in place or in chunks, as dynsym_search, each
+ * view folded into every pc's answer.
+ */
+static void dynsym_many(const struct cr_mem *m, uint64_t symtab, uint64_t count, uint64_t bias,
+			const uint64_t *pcs, unsigned n, struct cr_symbest *b)
+{
+	struct symbuf sb = { .s = NULL };
+
+	for (uint64_t i = 0; i < count;) {
+		uint64_t at = symtab + i * sizeof(Elf64_Sym), k = count - i;
+		const Elf64_Sym *v = NULL;
+
+		if (!sb.s) {
+			k = k < SYM_VIEW ? k : SYM_VIEW;
+			v = cr_mem_view(m, at, k * sizeof(Elf64_Sym));
+			if (v && ((uintptr_t)v & 7))
+				v = NULL;
+			if (!v)
+				buf_get(&sb);
+		}
+		if (!v) {
+			k = k < sb.cap ? k : sb.cap;
+			if (cr_read(m, at, sb.s, k * sizeof(Elf64_Sym)) < 0)
+				break;
+			v = sb.s;
+		}
+		cr_symbest_scan_many(b, pcs, n, v, k, bias);
+		i += k;
+	}
+	if (sb.s)
+		buf_put(&sb);
+}
+
+/* .symtab from the arena, else with pread in chunks (symtab_search). */
+static int symtab_many(struct cr_symfile *sf, uint64_t bias, const uint64_t *pcs, unsigned n,
+		       struct cr_symbest *b)
+{
+	uint64_t count = sf->sym_size / sizeof(Elf64_Sym);
+	struct symbuf sb;
+	int ret = 0;
+
+	count = count < MAX_SYMS ? count : MAX_SYMS;
+	if (sf->tab) {
+		cr_symbest_scan_many(b, pcs, n, (const void *)(sf->tab + (sf->sym_off - sf->tab_off)),
+				     count, bias);
+		return 0;
+	}
+	buf_get(&sb);
+	for (uint64_t i = 0; i < count; i += sb.cap) {
+		uint64_t k = count - i < sb.cap ? count - i : sb.cap;
+
+		if (pread_all(sf->fd, sb.s, k * sizeof(Elf64_Sym),
+			      sf->sym_off + i * sizeof(Elf64_Sym)) < 0) {
+			ret = -CR_EFAULT;
+			break;
+		}
+		cr_symbest_scan_many(b, pcs, n, sb.s, k, bias);
+	}
+	buf_put(&sb);
+	return ret;
+}
+
+int cr_sym_find_many(const struct cr_mem *m, const struct cr_module *mod, const uint64_t *pcs,
+		     unsigned n, struct cr_symfiles *s, struct cr_symbest *work,
+		     struct cr_sym *out, uint8_t *ok)
+{
+	struct cr_symbest *bd = work, *bt = work + n;
+	uint64_t symtab = 0, strtab = 0, count = 0, *tpcs = NULL;
+	struct cr_symfile *sf;
+	unsigned need = 0;
+	int dyn = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		ok[i] = 0;
+		memset(&bd[i], 0, sizeof(bd[i]));
+		memset(&bt[i], 0, sizeof(bt[i]));
+	}
+	if (n == 0)
+		return 0;
+	sf = symfile_slot(s, mod);
+	if (!sf->mod_lo || sf->mod_lo != mod->lo || sf->mod_bias != mod->bias) {
+		cr_symfile_close(sf);
+		sf->mod_lo = mod->lo;
+		sf->mod_bias = mod->bias;
+	}
+	s->held |= 1u << (sf - s->f);	/* out[]'s names may be read from it later */
+	/* .dynsym's layout: dynsym_in's, kept in sf. */
+	if (sf->dyn_known == 1) {
+		symtab = sf->dyn_symtab;
+		strtab = sf->dyn_strtab;
+		count = sf->dyn_count;
+		dyn = 1;
+	} else if (!sf->dyn_known) {
+		if (dynsym_layout(m, mod, &symtab, &strtab, &count) < 0) {
+			sf->dyn_known = 2;
+		} else {
+			sf->dyn_known = 1;
+			sf->dyn_symtab = symtab;
+			sf->dyn_strtab = strtab;
+			sf->dyn_count = count;
+			dyn = 1;
+		}
+	}
+	if (dyn)
+		dynsym_many(m, symtab, count, mod->bias, pcs, n, bd);
+	/* .symtab for the pcs .dynsym has no sized symbol for (cr_sym_find_in's
+	   order), in one pass: bt's pcs are work's room past bt (sorted still). */
+	for (unsigned i = 0; i < n; i++)
+		if (!(bd[i].found && bd[i].size))
+			need++;
+	if (need && symtab_ready(mod, sf)) {
+		/* The pcs that need it, compacted into the tail of bt's room. */
+		tpcs = (uint64_t *)(void *)(bt + n);
+		for (unsigned i = 0, k = 0; i < n; i++)
+			if (!(bd[i].found && bd[i].size))
+				tpcs[k++] = pcs[i];
+		if (symtab_many(sf, mod->bias, tpcs, need, bt) < 0)
+			need = 0;	/* as a failed lookup: .dynsym's answers */
+	} else {
+		need = 0;
+	}
+	for (unsigned i = 0, k = 0; i < n; i++) {
+		int sized = bd[i].found && bd[i].size;
+
+		if (!sized && need && symtab_name(sf, &bt[k++], &out[i]) == 0) {
+			ok[i] = 1;
+			continue;
+		}
+		if (bd[i].found) {
+			out[i].start = bd[i].start;
+			out[i].size = bd[i].size;
+			copy_name(m, strtab + bd[i].name, out[i].name, sizeof(out[i].name));
+			out[i].name_src = CR_SYMNAME_MEM;
+			out[i].name_at = strtab + bd[i].name;
+			out[i].name_max = CR_DEMANGLE_MAXLEN + 1;
+			ok[i] = 1;
+		}
+	}
+	return 0;
 }

@@ -78,6 +78,8 @@ void cr_symfile_close(struct cr_symfile *sf);
 struct cr_symfiles {
 	struct cr_symfile f[CR_SYMFILES];
 	unsigned next;			/* the slot taken next */
+	unsigned held;			/* slots cr_sym_find_many's answers name: not
+					   taken for another module until released */
 	uint8_t *arena;			/* the shared arena for small tables, NULL: none */
 	uint64_t used;			/* bytes of it used */
 	/* The separate debug file of a module into path (0), or -1: where the
@@ -91,6 +93,22 @@ void cr_symfiles_close(struct cr_symfiles *s);
 /* cr_sym_find with the .symtab files kept in s (NULL: opened for this lookup). */
 int cr_sym_find_in(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
 		     struct cr_symfiles *s, struct cr_sym *out);
+
+/*
+ * cr_sym_find_in for n pcs of one module at once, sorted ascending: out[i]
+ * and ok[i] = 1 where it finds pcs[i]'s symbol, the same symbol and name.
+ * One pass over .dynsym and, for the pcs it has no sized symbol for, one
+ * over .symtab: a backtrace's frames in a module cost one scan of each
+ * table, without an index or memory to fault in.  work: room for 3 * n.
+ * A name may be read from the module's symbol file when it is printed
+ * (cr_sym_name): its slot in s is held, not taken for another module
+ * (unless all are held), until cr_symfiles_release.  0.  AS-safe.
+ */
+int cr_sym_find_many(const struct cr_mem *m, const struct cr_module *mod, const uint64_t *pcs,
+		     unsigned n, struct cr_symfiles *s, struct cr_symbest *work,
+		     struct cr_sym *out, uint8_t *ok);
+
+void cr_symfiles_release(struct cr_symfiles *s);
 
 /* The parts, for tests. */
 int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,

@@ -55,6 +55,79 @@ void cr_symbest_scan(struct cr_symbest *b, const Elf64_Sym *v, uint64_t n, uint6
 	}
 }
 
+/*
+ * cr_symbest_scan for several pcs in one pass: consider() is called for each
+ * symbol and each pc whose scan would call it, in table order, so each b[i]
+ * is what a scan for pcs[i] alone gives.  For a pc at or above the bias the
+ * scan passes over the symbols that start above pc - bias (st_value, not
+ * the biased start: no wrap-around) or end at or below it; those left are
+ * the pcs from the first one at or above the symbol's start (a binary
+ * search of the sorted pcs) to its end, or all above an unsized one.  The
+ * pcs below the bias (no module is loaded below its bias: none in practice)
+ * are given every symbol, as the scan does.
+ */
+void cr_symbest_scan_many(struct cr_symbest *b, const uint64_t *pcs, unsigned n,
+			  const Elf64_Sym *v, uint64_t cnt, uint64_t bias)
+{
+	unsigned low = 0, shift = 0;
+	uint64_t base = 0;
+	uint8_t first[256];	/* bucket k: the first pc with (pc - bias - base) >> shift >= k */
+
+	while (low < n && pcs[low] < bias)
+		low++;
+	/* Where a symbol's pcs start, without a binary search for each: the
+	   pcs' span cut in 256 buckets (at most 255 pcs: else the search). */
+	if (low < n && n - low < 256) {
+		base = pcs[low] - bias;
+		while (((pcs[n - 1] - bias - base) >> shift) > 255)
+			shift++;
+		for (unsigned k = 0, i = low; k < 256; k++) {
+			while (i < n && ((pcs[i] - bias - base) >> shift) < k)
+				i++;
+			first[k] = (uint8_t)(i - low);
+		}
+	}
+	for (uint64_t j = 0; j < cnt; j++) {
+		const Elf64_Sym *s = &v[j];
+		unsigned type, lo = low, hi = n;
+		uint64_t val = s->st_value;
+
+		for (unsigned i = 0; i < low; i++)
+			consider(&b[i], s, bias, pcs[i]);
+		if (low == n || val == 0 || val > pcs[n - 1] - bias)
+			continue;
+		/* The first pc with pc - bias >= val: from its bucket, else by a
+		   binary search. */
+		if (n - low < 256) {
+			lo = val <= base ? low : low + first[(val - base) >> shift];
+			while (lo < n && pcs[lo] - bias < val)
+				lo++;
+			hi = lo;
+		}
+		while (lo < hi) {
+			unsigned mid = lo + (hi - lo) / 2;
+
+			if (pcs[mid] - bias < val)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* Most symbols hold none of the pcs: passed by before their type. */
+		if (lo == n || (s->st_size && pcs[lo] - bias - val >= s->st_size))
+			continue;
+		type = ELF64_ST_TYPE(s->st_info);
+		if (s->st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+		    (!s->st_size && type == STT_NOTYPE))
+			continue;
+		for (unsigned i = lo; i < n; i++) {
+			if (s->st_size && pcs[i] - bias - val >= s->st_size)
+				break;
+			consider(&b[i], s, bias, pcs[i]);
+		}
+	}
+}
+
 #define COUNTS (8 * 256 * sizeof(uint32_t))	/* the radix sort's histograms, in the mapping */
 
 static size_t map_len(uint64_t cap)

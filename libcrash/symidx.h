@@ -34,6 +34,16 @@ struct cr_symbest {
 void cr_symbest_scan(struct cr_symbest *b, const Elf64_Sym *v, uint64_t n, uint64_t bias,
 		     uint64_t pc);
 
+/*
+ * The same for n pcs at once, sorted ascending (equal ones allowed): b[i]
+ * (zeroed by the caller) is what cr_symbest_scan gives for pcs[i].  One
+ * pass over the table (a backtrace's frames in one module: no index to
+ * build, no memory to fault in).  Time: O(cnt log n) plus the pcs each
+ * symbol holds (an unsized symbol: every pc above it).
+ */
+void cr_symbest_scan_many(struct cr_symbest *b, const uint64_t *pcs, unsigned n,
+			  const Elf64_Sym *v, uint64_t cnt, uint64_t bias);
+
 #define CR_SYMIDX_MAX (1u << 20)	/* candidates indexed; more: the linear scan */
 #define CR_SYMIDX_BACK 4096		/* entries a lookup walks back over, at most */
 

@@ -933,8 +933,13 @@ int cr_dwinfo_unit(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu
 	return 0;
 }
 
-/* 6.1.2: the version 2 sets of .debug_aranges, every tuple of each. */
-static int aranges(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off)
+/*
+ * 6.1.2: the version 2 sets of .debug_aranges, every tuple of each.  [*lo,
+ * *hi) (span not NULL): around pc, where the answer is the same: inside the
+ * tuple found, outside every tuple before it (those below pc end at or
+ * below *lo, those above start at or above *hi).
+ */
+static int aranges(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off, uint64_t *span)
 {
 	const struct cr_dwsect *s = &src->aranges;
 	struct cr_cursor c;
@@ -982,8 +987,16 @@ static int aranges(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off)
 				break;
 			if (pc >= a && pc - a < n) {
 				*off = info;
+				if (span) {
+					span[0] = a > span[0] ? a : span[0];
+					span[1] = n < span[1] - a ? a + n : span[1];
+				}
 				return 0;
 			}
+			if (span && a > pc)
+				span[1] = a < span[1] ? a : span[1];
+			else if (span)
+				span[0] = a + n > span[0] ? a + n : span[0];	/* a + n <= pc */
 			if (k == CR_DWINFO_MAX_RANGES - 1)
 				return -CR_ERANGE;
 		}
@@ -993,14 +1006,29 @@ static int aranges(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off)
 
 int cr_dwinfo_find_cu(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off)
 {
+	return cr_dwinfo_find_cu_span(src, pc, off, NULL, NULL);
+}
+
+int cr_dwinfo_find_cu_span(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off,
+			   uint64_t *lo, uint64_t *hi)
+{
 	const struct cr_dwsect *s = &src->info;
+	uint64_t pos = 0, low, span[2] = { 0, UINT64_MAX };
 	struct ctx x;
 	struct die d;
-	uint64_t pos = 0, low;
 	int ret, has, hit;
 
-	if (sect_ok(&src->aranges) && (ret = aranges(src, pc, off)) != -CR_ENOINFO)
+	if (lo && hi) {	/* pc alone, unless .debug_aranges says more */
+		*lo = pc;
+		*hi = pc + 1;
+	}
+	if (sect_ok(&src->aranges) && (ret = aranges(src, pc, off, span)) != -CR_ENOINFO) {
+		if (ret == 0 && lo && hi) {
+			*lo = span[0];
+			*hi = span[1];
+		}
 		return ret;
+	}
 	if (!sect_ok(s))
 		return -CR_ENOINFO;
 	memset(&x, 0, sizeof(x));

@@ -126,6 +126,15 @@ int cr_dwinfo_unit(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu
 int cr_dwinfo_find_cu(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off);
 
 /*
+ * cr_dwinfo_find_cu, and on success [*lo, *hi): addresses around pc that
+ * it answers the same for (pc's .debug_aranges tuple less every tuple
+ * before it; pc alone when the units' own ranges answered), so that the
+ * frames of a backtrace in one unit look its aranges up once.
+ */
+int cr_dwinfo_find_cu_span(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off,
+			   uint64_t *lo, uint64_t *hi);
+
+/*
  * The chain at pc in unit cu (from cr_dwinfo_unit()): the innermost
  * DW_TAG_subprogram whose ranges hold pc, and every DW_TAG_inlined_subroutine
  * in it whose ranges hold pc, innermost first, into f[0..*n), the subprogram

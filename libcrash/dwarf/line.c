@@ -796,13 +796,20 @@ int cr_dwline_find(const struct cr_dwline_src *src, uint64_t off, uint64_t pc,
 /*
  * run()'s twin for cr_dwline_find_many, over the program in place (a mapped
  * file's bytes, an inflated section): the same state machine on a pointer,
- * without the cursor's checks at every byte, the rows tested against the
- * pcs only when their span can hold one.  Where anything is not plain (an
- * operation index, a LEB128 of ten bytes or more, an extended opcode whose
- * operands do not fill its length, the program's end inside an operand) it
- * gives up: -CR_ENOSYS, and run() decides, from the start.  t-dwarf-line
- * and the DWARFLINE fuzzer compare the two.  0: every pc found; -CR_ENOINFO:
- * the program's end.
+ * in local registers, without the cursor's checks at every byte.  A special
+ * opcode's advances come from a table built from the header (no division
+ * per row); a one-byte LEB128 (nearly all column and file operands) is read
+ * in one step.  The rows are tested against one target, the lowest pending
+ * pc at or above the previous row's address: a row's span [prev, this) can
+ * hold a pending pc only if this row's address passes the target (within a
+ * sequence, addresses only grow; where they go down, by a set_address or a
+ * wrap-around, the target is found again from the new row), so a row costs
+ * one compare until it does.  Where anything is not plain (an operation
+ * index, a LEB128 of ten bytes or more, an extended opcode whose operands do
+ * not fill its length, the program's end inside an operand, more than
+ * CR_DWLINE_FAST_PCS pcs) it gives up: -CR_ENOSYS, and run() decides, from
+ * the start.  t-dwarf-line and the DWARFLINE fuzzer compare the two.
+ * 0: every pc found; -CR_ENOINFO: the program's end.
  */
 #define LEB(p, end, v, sgn)                                                                    \
 	do {                                                                                  \
@@ -819,36 +826,72 @@ int cr_dwline_find(const struct cr_dwline_src *src, uint64_t off, uint64_t pc,
 		if ((sgn) && (b_ & 0x40))                                                     \
 			(v) |= ~0ull << sh_;                                                  \
 	} while (0)
+/* An unsigned LEB128, one byte inline. */
+#define ULEB(p, end, v)                                                                        \
+	do {                                                                                  \
+		if ((p) < (end) && *(p) < 0x80)                                               \
+			(v) = *(p)++;                                                         \
+		else                                                                          \
+			LEB(p, end, v, 0);                                                    \
+	} while (0)
+#define CR_DWLINE_FAST_PCS 64
+
+/* The lowest pc of sorted (by value, through ord) not found yet that is >= at; UINT64_MAX: none. */
+static uint64_t target_from(const struct run *st, const uint8_t *ord, uint64_t at)
+{
+	for (unsigned j = 0; j < st->npcs; j++) {
+		uint64_t pc = st->pcs[ord[j]];
+
+		if (pc >= at && !st->found[ord[j]])
+			return pc;
+	}
+	return UINT64_MAX;
+}
 
 static int run_fast(const struct hdr *h, const uint8_t *p, const uint8_t *end, struct run *st)
 {
-	uint64_t lo = UINT64_MAX, hi = 0, v, len;
+	uint64_t addr, line, file, col, disc, paddr = 0, pline = 0, pfile = 0, pcol = 0, pdisc = 0;
+	uint64_t target = UINT64_MAX, v, len;
+	uint8_t stmt, pstmt = 0, have_prev = 0, ord[CR_DWLINE_FAST_PCS];
+	uint32_t addv[256];
+	int32_t linev[256];
 	const uint8_t *next;
-	struct regs *r = &st->r, *pr = &st->prev;
+	unsigned base = h->opcode_base;
 	int end_seq;
 
-	if (h->max_ops != 1)
+	if (h->max_ops != 1 || st->npcs > CR_DWLINE_FAST_PCS)
 		return -CR_ENOSYS;
+	/* The pcs by value (insertion sort of at most 64). */
 	for (unsigned i = 0; i < st->npcs; i++) {
-		lo = st->pcs[i] < lo ? st->pcs[i] : lo;
-		hi = st->pcs[i] > hi ? st->pcs[i] : hi;
+		unsigned j = i;
+
+		for (; j > 0 && st->pcs[ord[j - 1]] > st->pcs[i]; j--)
+			ord[j] = ord[j - 1];
+		ord[j] = (uint8_t)i;
 	}
-	reset(h, r);
-	st->have_prev = 0;
+	/* 6.2.5.1: each special opcode's address and line advances. */
+	for (unsigned op = base; op < 256; op++) {
+		unsigned adj = op - base;
+
+		addv[op] = h->min_inst * (adj / h->line_range);
+		linev[op] = h->line_base + (int)(adj % h->line_range);
+	}
+	/* 6.2.2 Table 6.4 (reset()) */
+#define RESET() (addr = 0, line = 1, file = 1, col = 0, disc = 0, stmt = h->default_is_stmt != 0)
+	RESET();
 	while (p < end) {
 		unsigned op = *p++;
 
-		end_seq = 0;
-		if (op >= h->opcode_base) {
-			unsigned adj = op - h->opcode_base;
-
-			r->addr += h->min_inst * (uint64_t)(adj / h->line_range);
-			r->line += (uint64_t)(int64_t)(h->line_base + (int)(adj % h->line_range));
+		if (op >= base) {
+			addr += addv[op];
+			line += (uint64_t)(int64_t)linev[op];
+			end_seq = 0;
 		} else if (op == 0) {
 			LEB(p, end, len, 0);
 			if (len == 0 || len > (uint64_t)(end - p))
 				return -CR_ENOSYS;
 			next = p + len;
+			end_seq = 0;
 			switch (*p++) {
 			case DW_LNE_end_sequence:
 				end_seq = 1;
@@ -859,10 +902,10 @@ static int run_fast(const struct hdr *h, const uint8_t *p, const uint8_t *end, s
 				v = 0;
 				for (unsigned k = 0; k < len - 1; k++)
 					v |= (uint64_t)*p++ << (8 * k);
-				r->addr = v;
+				addr = v;
 				break;
 			case DW_LNE_set_discriminator:
-				LEB(p, next, r->disc, 0);
+				LEB(p, next, disc, 0);
 				break;
 			}
 			if (p > next)
@@ -873,31 +916,37 @@ static int run_fast(const struct hdr *h, const uint8_t *p, const uint8_t *end, s
 		} else {
 			switch (op) {
 			case DW_LNS_copy:
+				end_seq = 0;
 				break;
 			case DW_LNS_advance_pc:
-				LEB(p, end, v, 0);
-				r->addr += h->min_inst * v;
+				ULEB(p, end, v);
+				addr += h->min_inst * v;
 				continue;
 			case DW_LNS_advance_line:
-				LEB(p, end, v, 1);
-				r->line += v;
+				if (p < end && *p < 0x80) {	/* one byte, sign bit 0x40 */
+					line += (uint64_t)(int64_t)((int8_t)(*p << 1) >> 1);
+					p++;
+				} else {
+					LEB(p, end, v, 1);
+					line += v;
+				}
 				continue;
 			case DW_LNS_set_file:
-				LEB(p, end, r->file, 0);
+				ULEB(p, end, file);
 				continue;
 			case DW_LNS_set_column:
-				LEB(p, end, r->column, 0);
+				ULEB(p, end, col);
 				continue;
 			case DW_LNS_negate_stmt:
-				r->is_stmt = !r->is_stmt;
+				stmt = !stmt;
 				continue;
 			case DW_LNS_const_add_pc:
-				r->addr += h->min_inst * (uint64_t)((255u - h->opcode_base) / h->line_range);
+				addr += h->min_inst * (uint64_t)((255u - base) / h->line_range);
 				continue;
 			case DW_LNS_fixed_advance_pc:
 				if (end - p < 2)
 					return -CR_ENOSYS;
-				r->addr += (uint64_t)p[0] | (uint64_t)p[1] << 8;
+				addr += (uint64_t)p[0] | (uint64_t)p[1] << 8;
 				p += 2;
 				continue;
 			case DW_LNS_set_basic_block:
@@ -910,26 +959,49 @@ static int run_fast(const struct hdr *h, const uint8_t *p, const uint8_t *end, s
 				continue;
 			}
 		}
-		/* A row (append()): the previous row covers [its address, this one's). */
-		if (st->have_prev && pr->addr <= hi && lo < r->addr) {
-			for (unsigned i = 0; i < st->npcs; i++) {
-				if (st->found[i] || pr->addr > st->pcs[i] || st->pcs[i] >= r->addr)
+		/* A row (append()): the previous row covers [its address, this
+		   one's); target is UINT64_MAX without a previous row. */
+		if (addr > target) {
+			for (unsigned j = 0; j < st->npcs; j++) {
+				unsigned i = ord[j];
+
+				if (st->found[i] || st->pcs[i] < paddr || st->pcs[i] >= addr)
 					continue;
-				row_of(pr, r->addr, &st->rows[i]);
+				st->rows[i].addr = paddr;
+				st->rows[i].end = addr;
+				st->rows[i].file = pfile;
+				st->rows[i].line = pline;
+				st->rows[i].column = pcol;
+				st->rows[i].discriminator = pdisc;
+				st->rows[i].is_stmt = pstmt;
 				st->found[i] = 1;
 				if (--st->left == 0)
 					return 0;
 			}
+			target = target_from(st, ord, addr);
+		} else if (addr < paddr || !have_prev) {
+			target = target_from(st, ord, addr);	/* a new sequence, or addresses went down */
 		}
-		st->have_prev = !end_seq;
-		*pr = *r;
-		r->disc = 0;
-		if (end_seq)
-			reset(h, r);
+		if (end_seq) {
+			have_prev = 0;
+			target = UINT64_MAX;
+			RESET();
+			continue;
+		}
+		have_prev = 1;
+		paddr = addr;
+		pline = line;
+		pfile = file;
+		pcol = col;
+		pdisc = disc;
+		pstmt = stmt;
+		disc = 0;	/* 6.2.5.1: reset after each row */
 	}
+#undef RESET
 	return -CR_ENOINFO;
 }
 #undef LEB
+#undef ULEB
 
 int cr_dwline_find_many(const struct cr_dwline_src *src, uint64_t off, const uint64_t *pcs,
 			unsigned n, struct cr_dwline_row *rows, uint8_t *found)

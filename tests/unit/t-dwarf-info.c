@@ -644,6 +644,68 @@ static void malformed(void)
 	wk_check = 1;
 }
 
+/*
+ * cr_dwinfo_find_cu_span: three aranges sets whose tuples overlap (the
+ * first tuple that holds a pc wins); for every pc of the range, every
+ * address of its span gets the same unit from cr_dwinfo_find_cu, and the
+ * span holds pc.
+ */
+static void spans(void)
+{
+	static const uint64_t t[3][3][2] = {	/* per set: (address, length) */
+		{ { 0x100, 0x40 }, { 0x200, 0x100 }, { 0, 0 } },
+		{ { 0x120, 0x100 }, { 0x300, 0x10 }, { 0x2f0, 0x30 } },
+		{ { 0x80, 0x300 }, { 0x390, 0x1 }, { 0, 0 } },
+	};
+	struct cr_dwinfo_src as;
+	struct cr_mem am;
+	static struct buf b;
+	unsigned bad = 0, checked = 0;
+
+	for (int k = 0; k < 3; k++) {
+		put(&b, 12 + 4 * 16, 4);	/* length: the rest of the set */
+		put(&b, 2, 2);
+		put(&b, 0x10 * (k + 1), 4);	/* the unit's offset: 0x10, 0x20, 0x30 */
+		put(&b, 8, 1);
+		put(&b, 0, 1);
+		put(&b, 0, 4);			/* to 16 */
+		for (int j = 0; j < 3; j++)
+			put(&b, t[k][j][0], 8), put(&b, t[k][j][1], 8);
+		put(&b, 0, 8), put(&b, 0, 8);
+	}
+	memset(&as, 0, sizeof(as));
+	cr_mem_buffer(&am, ARANGES, b.b, b.n);
+	as.aranges = (struct cr_dwsect){ &am, ARANGES, ARANGES + b.n };
+	for (uint64_t pc = 0; pc < 0x420; pc++) {
+		uint64_t off = 0, lo = 0, hi = 0, o2;
+		int r = cr_dwinfo_find_cu_span(&as, pc, &off, &lo, &hi);
+
+		if (r != cr_dwinfo_find_cu(&as, pc, &o2) || (r == 0 && o2 != off)) {
+			bad++;
+			continue;
+		}
+		if (r < 0)
+			continue;
+		if (lo > pc || hi <= pc)
+			bad++;
+		for (uint64_t q = lo; q < hi && q < 0x1000; q++, checked++)
+			if (cr_dwinfo_find_cu(&as, q, &o2) != 0 || o2 != off)
+				bad++;
+	}
+	tap_is_u64(bad, 0, "find_cu_span: every address of each pc's span has its unit");
+	tap_ok(checked > 0x300, "find_cu_span: spans checked");
+	{
+		uint64_t off, lo, hi;
+
+		cr_dwinfo_find_cu_span(&as, 0x2f8, &off, &lo, &hi);
+		tap_ok(off == 0x10 && lo == 0x200 && hi == 0x300,
+		       "find_cu_span 0x2f8: unit 0x10, [0x200, 0x300): its tuple, past the one at 0x100");
+		cr_dwinfo_find_cu_span(&as, 0x150, &off, &lo, &hi);
+		tap_ok(off == 0x20 && lo == 0x140 && hi == 0x200,
+		       "find_cu_span 0x150: unit 0x20, [0x140, 0x200)");
+	}
+}
+
 int main(void)
 {
 	build_cu0();
@@ -655,5 +717,6 @@ int main(void)
 	malformed();
 	printf("# %u units recorded by first walks\n", wk_recorded);
 	tap_ok(wk_recorded > 50, "the checks above ran with units' records of first walks too");
+	spans();
 	return tap_done();
 }

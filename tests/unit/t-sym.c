@@ -259,6 +259,65 @@ int main(void)
 	tap_ok(other.arena != NULL, "the arena is free again after close");
 	cr_symfiles_close(&other);
 
+	/* cr_sym_find_many: a module's sorted pcs in one pass, each answer the
+	   one cr_sym_find_in gives, names included; the batch's slot is held
+	   against other modules until released. */
+	{
+		struct cr_symfiles bs, one;
+		struct cr_symbest work[3 * 8];
+		struct cr_sym out[8], ref;
+		uint64_t pcs[8], fpcs[] = { (uintptr_t)&static_fn, (uintptr_t)&static_fn + 2,
+					    (uintptr_t)&t_sym_global + 3, (uintptr_t)&main + 1,
+					    (uintptr_t)&check_module + 5 };
+		uint8_t ok[8];
+		unsigned n = 0, same = 0, found = 0, kept;
+		struct cr_module exe, fake;
+
+		cr_module_find(&cr_mem_self, (uintptr_t)&static_fn, &exe);
+		for (unsigned i = 0; i < CR_ARRAY_SIZE(fpcs); i++) {
+			unsigned j = n++;
+
+			for (; j > 0 && pcs[j - 1] > fpcs[i]; j--)
+				pcs[j] = pcs[j - 1];
+			pcs[j] = fpcs[i];
+		}
+		cr_symfiles_init(&bs);
+		cr_symfiles_init(&one);
+		cr_sym_find_many(&cr_mem_self, &exe, pcs, n, &bs, work, out, ok);
+		for (unsigned i = 0; i < n; i++) {
+			int r = cr_sym_find_in(&cr_mem_self, &exe, pcs[i], &one, &ref);
+
+			found += ok[i];
+			same += (r == 0) == ok[i] &&
+				(r < 0 || (ref.start == out[i].start && ref.size == out[i].size &&
+					   strcmp(ref.name, out[i].name) == 0));
+		}
+		tap_ok(found == n && same == n, "find_many: 5 pcs of the executable, find_in's symbols");
+		/* Four other modules (made up: their lookups fail, their slots are taken). */
+		fake = exe;
+		fake.dynamic = 0;
+		fake.path[0] = 0;
+		for (unsigned k = 1; k <= 4; k++) {
+			fake.lo = k * 0x1000;
+			cr_sym_find_in(&cr_mem_self, &fake, fake.lo + 1, &bs, &ref);
+		}
+		kept = 0;
+		for (unsigned i = 0; i < CR_SYMFILES; i++)
+			kept += bs.f[i].mod_lo == exe.lo && bs.f[i].fd >= 0;
+		tap_ok(kept == 1, "find_many's file stays open past four other modules (held)");
+		cr_symfiles_release(&bs);
+		for (unsigned k = 5; k <= 8; k++) {
+			fake.lo = k * 0x1000;
+			cr_sym_find_in(&cr_mem_self, &fake, fake.lo + 1, &bs, &ref);
+		}
+		kept = 0;
+		for (unsigned i = 0; i < CR_SYMFILES; i++)
+			kept += bs.f[i].mod_lo == exe.lo;
+		tap_ok(kept == 0, "released: taken by the next modules");
+		cr_symfiles_close(&one);
+		cr_symfiles_close(&bs);
+	}
+
 	/* Build-ids: present and as long as the linker made them (SHA1: 20). */
 	cr_module_find(&cr_mem_self, (uintptr_t)&static_fn, &mod);
 	tap_is_u64(mod.build_id_len, 20, "executable build-id length");

@@ -5,7 +5,8 @@
  * nested and equal-start containers, unsized and NOTYPE symbols, undefined
  * ones and st_value 0, exact answers; then random tables, every answer of
  * the index equal to the scan's.  Its refusals: pc below the bias, more
- * symbols than announced, a walk back past CR_SYMIDX_BACK.
+ * symbols than announced, a walk back past CR_SYMIDX_BACK.  The batch
+ * (cr_symbest_scan_many) against the scan too, pc by pc.
  */
 #include <stdlib.h>
 
@@ -178,10 +179,83 @@ static void random_tables(void)
 	tap_ok(bad == 0 && total == 120000, "40 random tables, 120,000 pcs: the scan's answers");
 }
 
+/*
+ * cr_symbest_scan_many: random tables (as above, pcs below the bias too) and
+ * sorted batches of 1 to 64 pcs with repeats, each answer equal to a scan
+ * for that pc alone, in table chunks as sym.c folds them.
+ */
+static void many_tables(void)
+{
+	static Elf64_Sym v[3000];
+	unsigned bad = 0, total = 0;
+
+	srand(18);
+	for (int round = 0; round < 40; round++) {
+		uint64_t n = 1 + (uint64_t)rand() % CR_ARRAY_SIZE(v), span = 1 + (uint64_t)rand() % 0x40000;
+		uint64_t bias = round & 1 ? 0x555500000000ull : 0, chunk = 1 + (uint64_t)rand() % 700;
+		static const unsigned types[] = { STT_FUNC, STT_FUNC, STT_FUNC, STT_NOTYPE,
+						  STT_GNU_IFUNC, STT_OBJECT };
+
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t val = (uint64_t)rand() % span, size = (uint64_t)rand() % 5 == 0 ? 0 : (uint64_t)rand() % (1 + (uint64_t)rand() % 0x800);
+
+			if (rand() % 50 == 0 && i)
+				val = v[rand() % i].st_value;
+			if (round % 8 == 7)
+				val |= 0x1234000000000000ull;
+			if (rand() % 300 == 0)
+				val = UINT64_MAX - (uint64_t)rand() % 0x100;	/* start + size wraps */
+			v[i] = sym(val, size, types[rand() % 6], (uint32_t)i);
+			if (rand() % 40 == 0)
+				v[i].st_shndx = SHN_UNDEF;
+		}
+		for (int k = 0; k < 60; k++) {
+			uint64_t pcs[64];
+			struct cr_symbest b[64];
+			unsigned np = 1 + (unsigned)rand() % 64;
+
+			for (unsigned i = 0; i < np; i++) {
+				pcs[i] = bias + (uint64_t)rand() % (span + 0x1000);
+				if (rand() % 20 == 0)
+					pcs[i] = (uint64_t)rand() % 0x100;	/* below the bias */
+				if (round % 8 == 7)
+					pcs[i] |= 0x1234000000000000ull;
+				if (i && rand() % 10 == 0)
+					pcs[i] = pcs[i - 1];	/* a repeat */
+			}
+			for (unsigned i = 1; i < np; i++)	/* sorted */
+				for (unsigned j = i; j > 0 && pcs[j - 1] > pcs[j]; j--) {
+					uint64_t t = pcs[j];
+
+					pcs[j] = pcs[j - 1];
+					pcs[j - 1] = t;
+				}
+			memset(b, 0, sizeof(b));
+			for (uint64_t i = 0; i < n; i += chunk)
+				cr_symbest_scan_many(b, pcs, np, v + i, n - i < chunk ? n - i : chunk, bias);
+			for (unsigned i = 0; i < np; i++) {
+				struct cr_symbest a = { 0 };
+
+				cr_symbest_scan(&a, v, n, bias, pcs[i]);
+				total++;
+				if ((a.found != b[i].found ||
+				     (a.found && (a.start != b[i].start || a.size != b[i].size ||
+						  a.name != b[i].name || a.sized != b[i].sized))) &&
+				    ++bad < 5)
+					printf("#   round %d pc 0x%llx differs\n", round,
+					       (unsigned long long)pcs[i]);
+			}
+		}
+	}
+	printf("# %u batched lookups\n", total);
+	tap_ok(bad == 0 && total > 40000, "40 random tables, batches of 1-64 pcs: each pc the scan's answer");
+}
+
 int main(void)
 {
 	fixed();
 	deep();
 	random_tables();
+	many_tables();
 	return tap_done();
 }
