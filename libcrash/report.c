@@ -1165,7 +1165,7 @@ void cr_bt_prepare(struct cr_bt *b, const struct cr_crash *c, const struct cr_me
 	b->bl.mod_lo = 0;
 	b->bl.nseen = 0;
 	if (c->sym && c->sym->z) {
-		b->bl.files = c->sym->files;	/* given back by cr_bt_done */
+		cr_symfiles_move(&b->bl.files, &c->sym->files);	/* given back by cr_bt_done */
 		b->bl.z = c->sym->z;
 	} else {
 		cr_symfiles_init(&b->bl.files);
@@ -1240,7 +1240,8 @@ void cr_bt_done(struct cr_bt *b)
 		cr_scratch_put(&frames, b->t.f);
 	b->t.f = NULL;
 	if (b->c->sym && b->c->sym->z && b->bl.z == b->c->sym->z) {
-		b->c->sym->files = b->bl.files;	/* what this walk opened, for the next */
+		/* what this walk opened, for the next */
+		cr_symfiles_move(&b->c->sym->files, &b->bl.files);
 	} else {
 		cr_symfiles_close(&b->bl.files);
 		symz_put(b->bl.z);

@@ -640,6 +640,13 @@ void cr_symfiles_close(struct cr_symfiles *s)
 	s->arena = NULL;
 }
 
+void cr_symfiles_move(struct cr_symfiles *dst, const struct cr_symfiles *src)
+{
+	*dst = *src;
+	for (unsigned i = 0; i < CR_SYMFILES; i++)
+		dst->f[i].owner = dst;
+}
+
 /* The slot of mod's file: the one it already has, else the oldest. */
 static struct cr_symfile *symfile_slot(struct cr_symfiles *s, const struct cr_module *mod)
 {

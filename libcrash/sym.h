@@ -89,6 +89,13 @@ struct cr_symfiles {
 };
 void cr_symfiles_init(struct cr_symfiles *s);
 void cr_symfiles_close(struct cr_symfiles *s);
+/*
+ * *dst = *src, and dst's files made dst's: a file loads its table into its
+ * owner's arena and counts it in the owner's used bytes, so a plain struct
+ * copy would count in src, and the copy's next table would overwrite the
+ * first (a report's backtraces borrow the report's set this way).
+ */
+void cr_symfiles_move(struct cr_symfiles *dst, const struct cr_symfiles *src);
 
 /* cr_sym_find with the .symtab files kept in s (NULL: opened for this lookup). */
 int cr_sym_find_in(const struct cr_mem *m, const struct cr_module *mod, uint64_t pc,
