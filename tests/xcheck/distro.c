@@ -190,7 +190,8 @@ NOINLINE static unsigned long job_jmp(void)
 {
 	volatile int k = 0;
 
-	for (int i = 0; i < 200; i++)
+	/* volatile: setjmp returns twice, and i lives across it (-Wclobbered). */
+	for (volatile int i = 0; i < 200; i++)
 		if (setjmp(jb) == 0)
 			jmp_down(3);
 		else
