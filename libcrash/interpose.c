@@ -27,7 +27,6 @@
 #include "altstack.h"
 #include "crash-int.h"
 #include "disp.h"
-#include "mem.h"
 #include "sys.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -190,32 +189,9 @@ static int have_key(void)
 	return s == 2;
 }
 
-/*
- * The new thread's own stack for the capture's remembered proofs
- * (cr_mem_own_stack, docs/design.md): glibc's block above its guard, mapped
- * for as long as the thread lives.  Only a stack glibc made with a guard
- * page: a stack the application gave (pthread_attr_setstack, no guard) may
- * hold pages of its own it protected, which glibc reports all the same.
- */
-static inline __attribute__((always_inline)) void own_stack(void)
-{
-	pthread_attr_t a;
-	size_t size, guard;
-	void *lo;
-
-	if (pthread_getattr_np(pthread_self(), &a) != 0)
-		return;
-	if (pthread_attr_getstack(&a, &lo, &size) == 0 &&
-	    pthread_attr_getguardsize(&a, &guard) == 0 && guard > 0)
-		cr_mem_own_stack((uintptr_t)lo, (uintptr_t)lo + size);
-	pthread_attr_destroy(&a);
-}
-
 static void *thread_start(void *p)
 {
 	struct start s = *(struct start *)p;
-
-	own_stack();
 
 	if (cr_altstack_use(s.map, CR_ALT_SIZE - START_ROOM) == 1 &&
 	    pthread_setspecific(key, s.map) == 0) {

@@ -396,29 +396,8 @@ static unsigned main_asks;	/* captures that could have asked (the first does not
    down is in another mapping, and asking would only cost three system calls. */
 #define CR_MAIN_STACK_MAX (256ull << 20)
 
-/*
- * The calling thread's own stack (cr_mem_own_stack).  initial-exec: a load
- * at a fixed offset from the thread pointer, no __tls_get_addr (which may
- * allocate), so AS-safe; a thread made later starts with it zeroed (glibc
- * initialises the static TLS of a new thread, a reused stack's too).
- */
-static __thread __attribute__((tls_model("initial-exec"))) uint64_t own_lo, own_hi;
-
-void cr_mem_own_stack(uint64_t lo, uint64_t hi)
-{
-	if (hi <= lo + 8)
-		return;
-	own_hi = 0;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* a handler sees both or none */
-	own_lo = lo;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	own_hi = hi;
-}
-
 void cr_mem_stacks_reset(void)
 {
-	own_hi = 0;
-	own_lo = 0;
 	__atomic_store_n(&main_hi, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&main_lo, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&main_state, 0, __ATOMIC_RELEASE);
@@ -488,16 +467,11 @@ void cr_mem_fast_stacks(struct cr_mem_fast *f, uint64_t sp)
 {
 	uint64_t lo = __atomic_load_n(&main_lo, __ATOMIC_ACQUIRE);
 	uint64_t hi = __atomic_load_n(&main_hi, __ATOMIC_ACQUIRE);
-	uint64_t olo = own_lo, ohi;
-	unsigned n = 0;
 
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	ohi = own_hi;
 	/* Not at a process's first capture: opening /proc/self/maps costs more
-	   (20-45 us on the test machine) than a cold capture's proofs; the
+	   (20-45 us on the test machine) than a cold capture's own proofs; the
 	   second capture asks, and the ones after it make no system call. */
 	if (__builtin_expect(hi == 0 || (sp < lo && hi - sp < CR_MAIN_STACK_MAX), 0) &&
-	    !(ohi && sp - olo < ohi - olo) &&
 	    __atomic_fetch_add(&main_asks, 1, __ATOMIC_RELAXED) > 0) {
 		main_stack_ask(sp);
 		lo = __atomic_load_n(&main_lo, __ATOMIC_ACQUIRE);
@@ -505,17 +479,8 @@ void cr_mem_fast_stacks(struct cr_mem_fast *f, uint64_t sp)
 	}
 	if (hi) {
 		/* main_lo is read first: a lower value stored since is also proven. */
-		f->lo[n] = lo;
-		f->span[n] = hi - lo - 7;
-		n++;
-	}
-	if (ohi) {
-		f->lo[n] = olo;
-		f->span[n] = ohi - olo - 7;
-		n++;
-	}
-	if (n == 2 && sp - olo < ohi - olo)
-		to_front(f, 1);	/* the run that holds sp first */
-	else if (n)
+		f->lo[0] = lo;
+		f->span[0] = hi - lo - 7;
 		to_front(f, 0);
+	}
 }

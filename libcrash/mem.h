@@ -68,22 +68,11 @@ void cr_mem_fast_init(struct cr_mem_fast *f);
  * (just initialised) starts with the stacks known to stay readable for as
  * long as anyone can ask: the main thread's [stack] (the kernel's mapping,
  * which only grows; asked of PROCMAP_QUERY once per process, with a name
- * check) and the calling thread's own stack as glibc reports it
- * (cr_mem_own_stack, in thread-local storage, which a new thread gets
- * zeroed).  Run 0 is the one that holds sp.  A capture on those stacks then
- * makes no system call.  AS-safe.
+ * check), as run 0.  A capture on it then makes no system call.  AS-safe.
  */
 void cr_mem_fast_stacks(struct cr_mem_fast *f, uint64_t sp);
 
-/*
- * The calling thread's stack, [lo, hi), every byte readable and writable for
- * as long as the thread lives (glibc's block above its guard page:
- * pthread_getattr_np, called by the pthread_create wrapper in the new thread,
- * interpose.c).  Not AS-safe to obtain; recording it is.
- */
-void cr_mem_own_stack(uint64_t lo, uint64_t hi);
-
-/* Forget the main thread's stack and the calling thread's (tests). */
+/* Forget the main thread's stack (tests). */
 void cr_mem_stacks_reset(void);
 
 /* An 8-byte read through f outside run 0 (cr_mem_fast_read64 inlines the rest). */

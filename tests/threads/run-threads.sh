@@ -58,6 +58,14 @@ check_threads() { # FILE WHAT STDERR-OF-THE-RUN
 	fi
 }
 
+# 0. Threads that never allocate: libcrash's pthread_create wrapper must not
+#    make them allocate (a malloc arena of their own, 64 MiB of address space
+#    each): the same large mappings with libcrash preloaded as without.
+NA="$top_builddir/tests/threads/noalloc"
+NA0=$($RUN "$NA" 2>&1)
+NA1=$(env LD_PRELOAD="$LIBCRASH" $RUN "$NA" 2>&1)
+is "$NA1" "$NA0" "threads that never allocate: the same large mappings preloaded as without"
+
 # 1. A crash of thread t-crash.
 T0=$(date +%s%N)
 run_crash "$TMPD/r" CRASH_OUTPUT="$TMPD/r" -- "$PROG" crash

@@ -6,8 +6,8 @@
  * application's own), the process forks, and a signal handler runs on an
  * alternate stack that is then freed; every capture must give what libgcc's
  * unwinder gives (glibc backtrace()) and never fault.  Linked with
- * libcrash.so, whose pthread_create records each thread's own stack.  Run
- * under ASan and valgrind by the CI as a unit test.
+ * libcrash.so (its pthread_create wrapper in the path).  Run under ASan and
+ * valgrind by the CI as a unit test.
  */
 #include <dlfcn.h>
 #include <execinfo.h>
