@@ -10,6 +10,7 @@
 #include "maps.h"
 #include "mem.h"
 #include "scratch.h"
+#include "str.h"
 #include "sys.h"
 
 enum { MEM_VMREADV = 1, MEM_PIPE = 2 };
@@ -418,7 +419,7 @@ static int stack_vma(int fd, uint64_t addr, uint64_t *lo, uint64_t *hi)
 	q.vma_name_size = sizeof(name);
 	q.vma_name_addr = (uintptr_t)name;
 	if (cr_sys_ioctl(fd, CR_PROCMAP_QUERY, &q) != 0 || q.vma_name_size != 8 ||
-	    memcmp(name, "[stack]", 8) != 0 || !(q.vma_flags & CR_MAP_R) ||
+	    !cr_memeq(name, "[stack]", 8) || !(q.vma_flags & CR_MAP_R) ||
 	    addr < q.vma_start || addr >= q.vma_end || q.vma_end - q.vma_start < 4096)
 		return -1;
 	*lo = q.vma_start;
