@@ -97,42 +97,107 @@ static void copy_name(const struct cr_mem *m, uint64_t addr, char *dst, size_t c
 	dst[i] = 0;
 }
 
+static int pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	for (int i = 0; len && i < 64; i++) {
+		long r = cr_sys_pread(fd, p, len, off);
+
+		if (r == -EINTR)
+			continue;
+		if (r <= 0)
+			return -CR_EFAULT;
+		p += r;
+		len -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return len ? -CR_EFAULT : 0;
+}
+
 /*
- * The table in place where the reader can prove its pages readable (a
- * cr_mem_fast: up to 32 pages a system call, no copy; a buffer), one view of
- * at most 32 pages at a time (libc's .dynsym: one); else copied in chunks.
+ * A symbol table's chunks, first to last, for the one lookup and the batch
+ * alike.  In memory (m set: a module's .dynsym): in place where the reader
+ * can prove its pages readable (a cr_mem_fast: up to 32 pages a system call,
+ * no copy; a buffer), one view of at most 32 pages at a time (libc's
+ * .dynsym: one), else copied with cr_read from the first view that fails
+ * on.  In a file (m NULL: a .symtab): pread.  Both copies go through one
+ * symbuf (the shared buffer when free).
  */
 #define SYM_VIEW (31 * 4096 / sizeof(Elf64_Sym))	/* spans at most 32 pages */
+struct symchunks {
+	const struct cr_mem *m;
+	int fd;
+	int err;		/* a read failed: the chunks end early */
+	uint64_t at, left;	/* the next chunk's address or file offset; symbols left */
+	struct symbuf sb;	/* .s NULL until a copy is needed */
+};
+
+static void chunks_init(struct symchunks *c, const struct cr_mem *m, int fd, uint64_t at,
+			uint64_t count)
+{
+	c->m = m;
+	c->fd = fd;
+	c->err = 0;
+	c->at = at;
+	c->left = count < MAX_SYMS ? count : MAX_SYMS;
+	c->sb.s = NULL;
+}
+
+/* The next chunk in *v: its count, 0 at the end or after a failed read (c->err). */
+static uint64_t chunks_next(struct symchunks *c, const Elf64_Sym **v)
+{
+	uint64_t k = c->left;
+	size_t len;
+
+	*v = NULL;
+	if (!k || c->err)
+		return 0;
+	if (c->m && !c->sb.s) {
+		k = k < SYM_VIEW ? k : SYM_VIEW;
+		*v = cr_mem_view(c->m, c->at, k * sizeof(Elf64_Sym));
+		if (*v && ((uintptr_t)*v & 7))
+			*v = NULL;	/* a test buffer at an odd address */
+	}
+	if (!*v) {
+		if (!c->sb.s)
+			buf_get(&c->sb);	/* copies from here on */
+		k = k < c->sb.cap ? k : c->sb.cap;
+		len = k * sizeof(Elf64_Sym);
+		if (c->m ? cr_read(c->m, c->at, c->sb.s, len) < 0 :
+			   pread_all(c->fd, c->sb.s, len, c->at) < 0) {
+			c->err = 1;
+			return 0;
+		}
+		*v = c->sb.s;
+	}
+	c->at += k * sizeof(Elf64_Sym);
+	c->left -= k;
+	return k;
+}
+
+/* 0, or -CR_EFAULT if a read cut the table short. */
+static int chunks_done(struct symchunks *c)
+{
+	if (c->sb.s)
+		buf_put(&c->sb);
+	return c->err ? -CR_EFAULT : 0;
+}
+
 static void dynsym_search(const struct cr_mem *m, uint64_t symtab, uint64_t count,
 			  uint64_t bias, uint64_t pc, struct cr_symbest *b, struct cr_symidx *ix)
 {
-	struct symbuf sb = { .s = NULL };
+	struct symchunks c;
+	const Elf64_Sym *v;
+	uint64_t k;
 
-	for (uint64_t i = 0; i < count;) {
-		uint64_t at = symtab + i * sizeof(Elf64_Sym), k = count - i;
-		const Elf64_Sym *v = NULL;
-
-		if (!sb.s) {
-			k = k < SYM_VIEW ? k : SYM_VIEW;
-			v = cr_mem_view(m, at, k * sizeof(Elf64_Sym));
-			if (v && ((uintptr_t)v & 7))
-				v = NULL;	/* a test buffer at an odd address */
-			if (!v)
-				buf_get(&sb);	/* copies from here on */
-		}
-		if (!v) {
-			k = k < sb.cap ? k : sb.cap;
-			if (cr_read(m, at, sb.s, k * sizeof(Elf64_Sym)) < 0)
-				break;
-			v = sb.s;
-		}
+	chunks_init(&c, m, -1, symtab, count);
+	while ((k = chunks_next(&c, &v))) {
 		cr_symbest_scan(b, v, k, bias, pc);
 		if (ix)
 			cr_symidx_add(ix, v, k);	/* the table's one pass that builds its index */
-		i += k;
 	}
-	if (sb.s)
-		buf_put(&sb);
+	chunks_done(&c);
 }
 
 /* Where mod's .dynsym and .dynstr are and how many symbols: from its PT_DYNAMIC.  0 or -CR_ENOINFO. */
@@ -251,24 +316,6 @@ int cr_sym_dynsym(const struct cr_mem *m, const struct cr_module *mod, uint64_t 
 	return dynsym_in(m, mod, pc, NULL, out);
 }
 
-static int pread_all(int fd, void *buf, size_t len, uint64_t off)
-{
-	uint8_t *p = buf;
-
-	for (int i = 0; len && i < 64; i++) {
-		long r = cr_sys_pread(fd, p, len, off);
-
-		if (r == -EINTR)
-			continue;
-		if (r <= 0)
-			return -CR_EFAULT;
-		p += r;
-		len -= (size_t)r;
-		off += (uint64_t)r;
-	}
-	return len ? -CR_EFAULT : 0;
-}
-
 /* The file's build-id must match the module's: the file may have been replaced since. */
 static int same_file(int fd, const Elf64_Ehdr *eh, const struct cr_module *mod)
 {
@@ -305,28 +352,17 @@ static int same_file(int fd, const Elf64_Ehdr *eh, const struct cr_module *mod)
 static int symtab_search(int fd, const Elf64_Shdr *sh, uint64_t bias, uint64_t pc,
 			 struct cr_symbest *b, struct cr_symidx *ix)
 {
-	uint64_t count = sh->sh_size / sizeof(Elf64_Sym);
+	struct symchunks c;
+	const Elf64_Sym *v;
+	uint64_t k;
 
-	if (count > MAX_SYMS)
-		count = MAX_SYMS;
-	struct symbuf sb;
-	int ret = 0;
-
-	buf_get(&sb);
-	for (uint64_t i = 0; i < count; i += sb.cap) {
-		uint64_t k = count - i < sb.cap ? count - i : sb.cap;
-
-		if (pread_all(fd, sb.s, k * sizeof(Elf64_Sym), sh->sh_offset + i * sizeof(Elf64_Sym)) <
-		    0) {
-			ret = -CR_EFAULT;
-			break;
-		}
-		cr_symbest_scan(b, sb.s, k, bias, pc);
+	chunks_init(&c, NULL, fd, sh->sh_offset, sh->sh_size / sizeof(Elf64_Sym));
+	while ((k = chunks_next(&c, &v))) {
+		cr_symbest_scan(b, v, k, bias, pc);
 		if (ix)
-			cr_symidx_add(ix, sb.s, k);
+			cr_symidx_add(ix, v, k);
 	}
-	buf_put(&sb);
-	return ret;
+	return chunks_done(&c);
 }
 
 /* Where a file's .symtab and its string table are (sizes 0: it has none). */
@@ -749,67 +785,38 @@ int cr_sym_name(const struct cr_mem *m, const struct cr_sym *s, char *buf, size_
 	return i == cap - 1 ? -CR_ERANGE : 0;
 }
 
-/*
- * The batch (sym.h): .dynsym in place or in chunks, as dynsym_search, each
- * view folded into every pc's answer.
- */
+/* The batch (sym.h): each chunk folded into every pc's answer. */
 static void dynsym_many(const struct cr_mem *m, uint64_t symtab, uint64_t count, uint64_t bias,
 			const uint64_t *pcs, unsigned n, struct cr_symbest *b)
 {
-	struct symbuf sb = { .s = NULL };
+	struct symchunks c;
+	const Elf64_Sym *v;
+	uint64_t k;
 
-	for (uint64_t i = 0; i < count;) {
-		uint64_t at = symtab + i * sizeof(Elf64_Sym), k = count - i;
-		const Elf64_Sym *v = NULL;
-
-		if (!sb.s) {
-			k = k < SYM_VIEW ? k : SYM_VIEW;
-			v = cr_mem_view(m, at, k * sizeof(Elf64_Sym));
-			if (v && ((uintptr_t)v & 7))
-				v = NULL;
-			if (!v)
-				buf_get(&sb);
-		}
-		if (!v) {
-			k = k < sb.cap ? k : sb.cap;
-			if (cr_read(m, at, sb.s, k * sizeof(Elf64_Sym)) < 0)
-				break;
-			v = sb.s;
-		}
+	chunks_init(&c, m, -1, symtab, count);
+	while ((k = chunks_next(&c, &v)))
 		cr_symbest_scan_many(b, pcs, n, v, k, bias);
-		i += k;
-	}
-	if (sb.s)
-		buf_put(&sb);
+	chunks_done(&c);
 }
 
-/* .symtab from the arena, else with pread in chunks (symtab_search). */
+/* .symtab from the arena, else from its file in chunks. */
 static int symtab_many(struct cr_symfile *sf, uint64_t bias, const uint64_t *pcs, unsigned n,
 		       struct cr_symbest *b)
 {
 	uint64_t count = sf->sym_size / sizeof(Elf64_Sym);
-	struct symbuf sb;
-	int ret = 0;
+	struct symchunks c;
+	const Elf64_Sym *v;
+	uint64_t k;
 
-	count = count < MAX_SYMS ? count : MAX_SYMS;
 	if (sf->tab) {
 		cr_symbest_scan_many(b, pcs, n, (const void *)(sf->tab + (sf->sym_off - sf->tab_off)),
-				     count, bias);
+				     count < MAX_SYMS ? count : MAX_SYMS, bias);
 		return 0;
 	}
-	buf_get(&sb);
-	for (uint64_t i = 0; i < count; i += sb.cap) {
-		uint64_t k = count - i < sb.cap ? count - i : sb.cap;
-
-		if (pread_all(sf->fd, sb.s, k * sizeof(Elf64_Sym),
-			      sf->sym_off + i * sizeof(Elf64_Sym)) < 0) {
-			ret = -CR_EFAULT;
-			break;
-		}
-		cr_symbest_scan_many(b, pcs, n, sb.s, k, bias);
-	}
-	buf_put(&sb);
-	return ret;
+	chunks_init(&c, NULL, sf->fd, sf->sym_off, count);
+	while ((k = chunks_next(&c, &v)))
+		cr_symbest_scan_many(b, pcs, n, v, k, bias);
+	return chunks_done(&c);
 }
 
 int cr_sym_find_many(const struct cr_mem *m, const struct cr_module *mod, const uint64_t *pcs,
