@@ -12,6 +12,7 @@
 #define CR_ABORTMSG_H
 
 #include "demangle.h"
+#include "elfmem.h"
 #include "mem.h"
 
 #define CR_ABORT_TEXT 1024	/* bytes of a message or what() text read, at most */
@@ -37,18 +38,6 @@ void cr_abort_resolve(void);
 
 /* Is glibc version string v one whose struct abort_msg_s layout was verified? */
 int cr_abort_glibc_verified(const char *v);
-
-/*
- * A module's dynamic symbol table, from its .dynamic at dyn (load bias bias,
- * span [lo, hi): a pointer in it is taken as relocated): 0, or -CR_EFAULT,
- * -CR_ENOINFO (no .dynsym or no hash table).  Bounded; reads through m.
- */
-struct cr_dyntab {
-	uint64_t bias, symtab, strtab, strsz, hash, gnuhash;
-	uint32_t ghdr[4];	/* DT_GNU_HASH's header */
-};
-int cr_dynsym_open(const struct cr_mem *m, uint64_t bias, uint64_t lo, uint64_t hi, uint64_t dyn,
-		   struct cr_dyntab *d);
 
 /*
  * The symbol name in d by its hash table (DT_GNU_HASH, else DT_HASH): its

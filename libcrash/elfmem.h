@@ -14,4 +14,16 @@ int cr_elf_mem_phdrs(const struct cr_mem *m, uint64_t base, uint64_t *phdr, unsi
 unsigned cr_elf_note_build_id(const struct cr_mem *m, uint64_t addr, uint64_t len, uint8_t *id,
 			      unsigned cap);
 
+/*
+ * A module's dynamic symbol table, from its .dynamic at dyn (load bias bias,
+ * span [lo, hi): a pointer in it is taken as relocated): 0, or -CR_EFAULT,
+ * -CR_ENOINFO (no .dynsym or no hash table).  Bounded; reads through m.
+ */
+struct cr_dyntab {
+	uint64_t bias, symtab, strtab, strsz, hash, gnuhash;
+	uint32_t ghdr[4];	/* DT_GNU_HASH's header */
+};
+int cr_dynsym_open(const struct cr_mem *m, uint64_t bias, uint64_t lo, uint64_t hi, uint64_t dyn,
+		   struct cr_dyntab *d);
+
 #endif

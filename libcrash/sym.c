@@ -41,14 +41,6 @@ static void buf_put(struct symbuf *b)
 #define MAX_SYMS (1u << 22)	/* bound on any one table */
 
 
-/* A dynamic-section pointer: relocated by ld.so on most arches, not where .dynamic is read-only. */
-static uint64_t dyn_ptr(const struct cr_module *mod, uint64_t v)
-{
-	if (v >= mod->lo && v < mod->hi)
-		return v;
-	return v + mod->bias;
-}
-
 /* Number of .dynsym entries from DT_GNU_HASH: one past the highest index in a chain. */
 static uint64_t gnu_hash_count(const struct cr_mem *m, uint64_t h)
 {
@@ -204,58 +196,21 @@ static void dynsym_search(const struct cr_mem *m, uint64_t symtab, uint64_t coun
 static int dynsym_layout(const struct cr_mem *m, const struct cr_module *mod, uint64_t *symtabp,
 			 uint64_t *strtabp, uint64_t *countp)
 {
-	uint64_t symtab = 0, strtab = 0, count = 0, hash = 0, gnuhash = 0;
-	Elf64_Dyn d[32];
-	int done = 0;
+	struct cr_dyntab d;
+	uint64_t count = 0;
 
-	if (!mod->dynamic)
+	if (!mod->dynamic || cr_dynsym_open(m, mod->bias, mod->lo, mod->hi, mod->dynamic, &d) < 0)
 		return -CR_ENOINFO;
-	/* 32 entries a read (the section may end at a page end: then one by one). */
-	for (int i = 0; i < 512 && !done; i += 32) {
-		int k = 32;
-
-		if (cr_read(m, mod->dynamic + i * sizeof(d[0]), d, sizeof(d)) < 0) {
-			for (k = 0; k < 32; k++)
-				if (cr_read(m, mod->dynamic + (i + k) * sizeof(d[0]), &d[k],
-					    sizeof(d[0])) < 0)
-					break;
-		}
-		for (int j = 0; j < k && !done; j++) {
-			uint64_t v = d[j].d_un.d_ptr;
-
-			switch (d[j].d_tag) {
-			case DT_NULL:
-				done = 1;
-				break;
-			case DT_SYMTAB:
-				symtab = dyn_ptr(mod, v);
-				break;
-			case DT_STRTAB:
-				strtab = dyn_ptr(mod, v);
-				break;
-			case DT_HASH:
-				hash = dyn_ptr(mod, v);
-				break;
-			case DT_GNU_HASH:
-				gnuhash = dyn_ptr(mod, v);
-				break;
-			}
-		}
-		if (k < 32)
-			break;
-	}
-	if (!symtab || !strtab)
-		return -CR_ENOINFO;
-	if (hash) {
+	if (d.hash) {
 		uint32_t h[2];
 
-		if (cr_read(m, hash, h, sizeof(h)) == 0)
+		if (cr_read(m, d.hash, h, sizeof(h)) == 0)
 			count = h[1];	/* nchain == number of symbols (gABI "Hash Table") */
-	} else if (gnuhash) {
-		count = gnu_hash_count(m, gnuhash);
+	} else {
+		count = gnu_hash_count(m, d.gnuhash);
 	}
-	*symtabp = symtab;
-	*strtabp = strtab;
+	*symtabp = d.symtab;
+	*strtabp = d.strtab;
 	*countp = count > MAX_SYMS ? MAX_SYMS : count;
 	return 0;
 }
