@@ -243,47 +243,107 @@ static const uint8_t dist_extra[30] = { 0, 0, 0, 0, 1, 1, 2, 2,	  3,  3,  4,  4,
 					6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13 };
 
 /* 3.2.5: a Huffman block's symbols, up to end-of-block, appended at out[*np]. */
-static int inflate_codes(struct cr_inflate *st, struct bits *b, uint8_t *out, size_t cap,
+/*
+ * A match's copy (3.2.5): len bytes from dist back; room: bytes writable at d
+ * (>= len).  Eight bytes at a time where the source ends at or before the
+ * destination's start (dist >= 8: each eight it reads were written before),
+ * the last eight past len when the room allows (what they write past len is
+ * written again by what follows, or is past the output's end and never read);
+ * a run of one byte as a fill; else byte by byte (an overlapping copy repeats
+ * the last dist bytes, 3.2.3).
+ */
+static inline void copy_match(uint8_t *d, unsigned dist, unsigned len, size_t room)
+{
+	const uint8_t *s = d - dist;
+
+	if (dist >= 8) {
+		if (room - len >= 8) {
+			for (unsigned i = 0; i < len; i += 8)
+				memcpy(d + i, s + i, 8);
+			return;
+		}
+		for (; len >= 8; len -= 8, d += 8, s += 8)
+			memcpy(d, s, 8);
+	} else if (dist == 1) {
+		memset(d, *s, len);
+		return;
+	}
+	while (len--)
+		*d++ = *s++;
+}
+
+static int inflate_codes(struct cr_inflate *st, struct bits *bp, uint8_t *out, size_t cap,
 			 size_t *np)
 {
+	/* The bit reader in a local: the compiler keeps it in registers (out's
+	   bytes may alias anything, a pointer's fields would be stored and loaded
+	   again at every write). */
+	struct bits b = *bp;
 	size_t n = *np;
-	unsigned len, dist;
-	int sym, d;
+	unsigned len, dist, e;
+	int sym, d, ret = 0;
 
 	for (;;) {
-		refill(b);
-		sym = decode(b, &st->lit);
-		if (sym < 0 || overrun(b))
-			return -CR_EINVAL;
+		if (b.cnt < 48)
+			refill(&b);	/* 48 bits: the longest step (refill()'s comment) */
+		e = st->lit.fast[b.buf & FAST_MASK];
+		if (e) {
+			getbits(&b, e >> 9);
+			sym = (int)(e & 511);
+		} else {
+			struct bits t = b;
+
+			sym = decode_slow(&t, &st->lit);
+			b = t;
+		}
+		if (sym < 0 || overrun(&b)) {
+			ret = -CR_EINVAL;
+			break;
+		}
 		if (sym < 256) {
-			if (n == cap)
-				return -CR_ERANGE;
+			if (n == cap) {
+				ret = -CR_ERANGE;
+				break;
+			}
 			out[n++] = (uint8_t)sym;
 			continue;
 		}
 		if (sym == 256)
 			break;
-		if ((sym -= 257) >= 29)
-			return -CR_EINVAL;	/* 286, 287: in the fixed code, never in data */
-		len = len_base[sym] + getbits(b, len_extra[sym]);
-		if ((d = decode(b, &st->dist)) < 0 || d >= 30)
-			return -CR_EINVAL;
-		dist = dist_base[d] + getbits(b, dist_extra[d]);
-		if (overrun(b) || dist > n)
-			return -CR_EINVAL;	/* truncated, or before the start of the output */
-		if (len > cap - n)
-			return -CR_ERANGE;
-		if (dist >= len) {
-			memcpy(out + n, out + n - dist, len);
-		} else {
-			/* The copy overlaps what it writes: a run, byte by byte (3.2.3). */
-			for (unsigned i = 0; i < len; i++)
-				out[n + i] = out[n + i - dist];
+		if ((sym -= 257) >= 29) {
+			ret = -CR_EINVAL;	/* 286, 287: in the fixed code, never in data */
+			break;
 		}
+		len = len_base[sym] + getbits(&b, len_extra[sym]);
+		e = st->dist.fast[b.buf & FAST_MASK];
+		if (e) {
+			getbits(&b, e >> 9);
+			d = (int)(e & 511);
+		} else {
+			struct bits t = b;
+
+			d = decode_slow(&t, &st->dist);
+			b = t;
+		}
+		if (d < 0 || d >= 30) {
+			ret = -CR_EINVAL;
+			break;
+		}
+		dist = dist_base[d] + getbits(&b, dist_extra[d]);
+		if (overrun(&b) || dist > n) {
+			ret = -CR_EINVAL;	/* truncated, or before the start of the output */
+			break;
+		}
+		if (len > cap - n) {
+			ret = -CR_ERANGE;
+			break;
+		}
+		copy_match(out + n, dist, len, cap - n);
 		n += len;
 	}
+	*bp = b;
 	*np = n;
-	return 0;
+	return ret;
 }
 
 /*

@@ -59,6 +59,23 @@ static const char dynamic_out[] =
 	"the minds of the surrounding families, that he is considered as the rightful propert"
 	"y of some one or other of their daughters.\n";
 
+/*
+ * zlib level 9: matches of every copy path, the last one ending at the
+ * output's end (run() gives exact capacity): distance 19, length 38 (eight
+ * bytes at a time, room past it); distance 3 (byte by byte); distance 1 (a
+ * fill); distance 10, length 23, the output's last bytes (eights, then the
+ * rest byte by byte: no room past the end).
+ */
+static const uint8_t copies[] = {
+	0x78, 0xda, 0x73, 0x74, 0x72, 0x76, 0x71, 0x75, 0x73, 0xf7, 0xf0, 0xf4, 0xf2, 0xf6, 0xf1,
+	0xf5, 0xf3, 0x0f, 0x08, 0x0c, 0x0a, 0x76, 0x24, 0x4a, 0xa8, 0xa2, 0xb2, 0x0a, 0x13, 0x15,
+	0x62, 0x01, 0x06, 0x86, 0x46, 0xc6, 0x26, 0xa6, 0x66, 0xe6, 0x16, 0x96, 0x38, 0x58, 0x00,
+	0x08, 0xc6, 0x29, 0xf6
+};
+static const char copies_out[] = "ABCDEFGHIJKLMNOPQRSABCDEFGHIJKLMNOPQRSABCDEFGHIJKLMNOPQRS"
+				  "xyzxyzxyzxyzxyzxyzxyzqqqqqqqqqqqqqqqqqqqq"
+				  "012345678901234567890123456789012";
+
 /* zlib of no bytes: a fixed block holding only end-of-block */
 static const uint8_t empty[] = {
 	0x78, 0xda, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01
@@ -327,6 +344,7 @@ static void t_streams(void)
 	GOOD(dyn_long, dyn_long_out);
 	GOOD(dyn_onedist, dyn_onedist_out);
 	GOOD(dyn_repeat, dyn_repeat_out);
+	GOOD(copies, copies_out);
 	tap_is_i64(run(0, stored, 0, 64, NULL, &got), -CR_EINVAL, "no input at all: -CR_EINVAL");
 	tap_is_i64(run(1, stored + 2, sizeof(stored) - 6, 13, NULL, &got), 0,
 		   "raw DEFLATE (no wrapper): decodes");
