@@ -8,6 +8,7 @@
  * counts them, so a symbol never needs a length check of its own; a decoder
  * step that consumed any of them fails with -CR_EINVAL before it writes.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "inflate.h"
@@ -272,8 +273,12 @@ static inline void copy_match(uint8_t *d, unsigned dist, unsigned len, size_t ro
 		*d++ = *s++;
 }
 
+/*
+ * 3.2.5: a coded block's data with st's codes, up to its end-of-block (0) or
+ * until *np >= want (1: stopped between two symbols; *bp is where to go on).
+ */
 static int inflate_codes(struct cr_inflate *st, struct bits *bp, uint8_t *out, size_t cap,
-			 size_t *np)
+			 size_t *np, size_t want)
 {
 	/* The bit reader in a local: the compiler keeps it in registers (out's
 	   bytes may alias anything, a pointer's fields would be stored and loaded
@@ -284,6 +289,10 @@ static int inflate_codes(struct cr_inflate *st, struct bits *bp, uint8_t *out, s
 	int sym, d, ret = 0;
 
 	for (;;) {
+		if (n >= want) {
+			ret = 1;
+			break;
+		}
 		if (b.cnt < 48)
 			refill(&b);	/* 48 bits: the longest step (refill()'s comment) */
 		e = st->lit.fast[b.buf & FAST_MASK];
@@ -376,29 +385,37 @@ static int stored(struct bits *b, uint8_t *out, size_t cap, size_t *np)
 	return 0;
 }
 
-/* 3.2.3: one block; *final: it has BFINAL set.  *np: bytes written so far. */
+/*
+ * 3.2.3: a block's header, then a stored block's bytes, or a coded block's
+ * codes into st (its data is inflate_codes'). *final: BFINAL; *type: BTYPE.
+ */
+static int block_start(struct cr_inflate *st, struct bits *b, uint8_t *out, size_t cap,
+		       size_t *np, unsigned *final, unsigned *type)
+{
+	refill(b);
+	*final = getbits(b, 1);
+	*type = getbits(b, 2);
+	if (overrun(b))
+		return -CR_EINVAL;
+	if (*type == 0)
+		return stored(b, out, cap, np);
+	if (*type == 1)
+		return fixed_codes(st);
+	if (*type == 2)
+		return dynamic_codes(st, b);
+	return -CR_EINVAL;	/* 11: reserved */
+}
+
+/* One whole block. */
 static int one_block(struct cr_inflate *st, struct bits *b, uint8_t *out, size_t cap, size_t *np,
 		     unsigned *final)
 {
 	unsigned type;
 	int ret;
 
-	refill(b);
-	*final = getbits(b, 1);
-	type = getbits(b, 2);
-	if (overrun(b))
-		return -CR_EINVAL;
-	if (type == 0)
-		ret = stored(b, out, cap, np);
-	else if (type == 1)
-		ret = fixed_codes(st);
-	else if (type == 2)
-		ret = dynamic_codes(st, b);
-	else
-		ret = -CR_EINVAL;	/* 11: reserved */
-	if (ret < 0)
+	if ((ret = block_start(st, b, out, cap, np, final, &type)) < 0)
 		return ret;
-	if (type != 0 && (ret = inflate_codes(st, b, out, cap, np)) < 0)
+	if (type != 0 && (ret = inflate_codes(st, b, out, cap, np, SIZE_MAX)) < 0)
 		return ret;
 	return 0;
 }
@@ -411,6 +428,7 @@ static int inflate_blocks(struct cr_inflate *st, struct bits *b, uint8_t *out, s
 	int ret;
 
 	st->fixed = 0;
+	st->owner = NULL;	/* no lazy stream's codes once this one has built its own */
 	*np = 0;
 	do {
 		if ((ret = one_block(st, b, out, cap, np, &final)) < 0)
@@ -524,27 +542,60 @@ int cr_inflate_lazy_init(struct cr_inflate_lazy *z, const void *in, size_t inlen
 	z->size = size;
 	z->n = 0;
 	z->state = 0;
+	z->inblock = z->last = 0;
+	z->ahead = CR_INFLATE_AHEAD;
 	return 0;
 }
 
 int cr_inflate_lazy_more(struct cr_inflate *st, struct cr_inflate_lazy *z, size_t want)
 {
-	unsigned final;
-	int ret;
+	/* z->ahead past what is asked (readers go on forward, and each stop in a
+	   block may cost its codes built again: a stream's readers take turns
+	   with other sections' in one scratch); the output's last byte asked
+	   for: on to the stream's end, which checks the length and the
+	   Adler-32. */
+	size_t stop = want < z->size && z->size - want > z->ahead ? want + z->ahead : SIZE_MAX;
+	unsigned final, type;
+	int ret = 0;
 
-	/* Another stream may have used st's tables since: the fixed ones are
-	   built again if needed. */
-	st->fixed = 0;
-	while (z->state == 0 && z->n < want) {
-		if ((ret = one_block(st, &z->b, z->out, z->size, &z->n, &final)) < 0) {
-			z->state = ret;
-			break;
+	while (z->state == 0 && z->n < stop) {
+		if (!z->inblock) {
+			z->hdr = z->b;
+			if ((ret = block_start(st, &z->b, z->out, z->size, &z->n, &final, &type)) < 0)
+				break;
+			z->last = (uint8_t)final;
+			z->inblock = type != 0;
+			st->owner = z;
+		} else if (st->owner != z) {
+			/* Another stream has used st since: this block's codes
+			   again, from its header (it was read once without error;
+			   what it gives now is checked all the same). */
+			struct bits h = z->hdr;
+			size_t n0 = z->n;
+
+			if ((ret = block_start(st, &h, z->out, z->size, &n0, &final, &type)) < 0)
+				break;
+			if (type == 0 || final != z->last) {
+				ret = -CR_EINVAL;
+				break;
+			}
+			st->owner = z;
 		}
-		if (final) {
+		if (z->inblock) {
+			if ((ret = inflate_codes(st, &z->b, z->out, z->size, &z->n, stop)) < 0)
+				break;
+			if (ret == 1)
+				continue;	/* stopped at want, inside the block */
+			z->inblock = 0;
+		}
+		if (z->last) {
 			ret = zlib_trailer(&z->b, z->out, z->n);
 			z->state = ret < 0 ? ret : z->n != z->size ? -CR_EINVAL : 1;
+			ret = 0;
 		}
 	}
+	if (ret < 0)
+		z->state = ret;
 	return z->state < 0 ? z->state : 0;
 }
 

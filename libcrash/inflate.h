@@ -47,6 +47,7 @@ struct cr_inflate {
 				   dynamic block header is read */
 	uint8_t lens[288 + 32];	/* a dynamic header's code lengths */
 	uint8_t fixed;		/* lit and dist hold the fixed codes (3.2.6) */
+	const void *owner;	/* the lazy stream whose block's codes they are, or NULL */
 };
 
 /* The decoder's position in its input. */
@@ -59,7 +60,7 @@ struct cr_inflate_bits {
 };
 
 /*
- * A zlib stream decoded on demand, a block at a time, into out, which has
+ * A zlib stream decoded on demand, up to what is asked for, into out, which has
  * room for the whole output (size bytes, known beforehand: an ELF
  * compressed section's ch_size) and so is also the history window.  For
  * debug sections of which a lookup reads a prefix: the unit it needs and
@@ -73,15 +74,24 @@ struct cr_inflate_lazy {
 	size_t size;		/* the output's size */
 	size_t n;		/* bytes decoded so far: out[0, n) */
 	int state;		/* 0: more to come; 1: all decoded and checked; < 0: -CR_E* */
+	struct cr_inflate_bits hdr;	/* the current block's header, to rebuild its codes */
+	uint8_t inblock;	/* stopped inside a coded block, at b */
+	uint8_t last;		/* that block is the last (BFINAL) */
+	size_t ahead;		/* decoded past what is asked: CR_INFLATE_AHEAD from init */
 };
+#define CR_INFLATE_AHEAD 16384
 
 /* Check the zlib header, start decoding nothing yet.  0 or -CR_EINVAL. */
 int cr_inflate_lazy_init(struct cr_inflate_lazy *z, const void *in, size_t inlen, void *out,
 			 size_t size);
 
 /*
- * Decode whole blocks until z->n >= want or the stream's end (st: the
- * scratch, which several lazy streams may share).  0 (z->n may still be
+ * Decode until z->n >= want or the stream's end (st: the scratch, which
+ * several lazy streams may share).  A coded block is left between two
+ * symbols once want is reached (a match may go past it): a block of
+ * zlib's holds up to ~100 KiB, most of which a lookup does not need; its
+ * codes stay in st while no other stream uses st, else they are built
+ * again from the block's header when the stream goes on.  0 (z->n may still be
  * below want if the stream is shorter), or the sticky error: -CR_EINVAL
  * (malformed; or the stream's length is not size), -CR_ERANGE (longer than
  * size).  AS-safe; time linear in the bytes decoded.

@@ -2,8 +2,9 @@
 /*
  * libFuzzer targets for the file:line decoders, one binary per FUZZ_* target
  * (as tests/fuzz/fuzz.c): clang -fsanitize=fuzzer,address,undefined.
- *   FUZZ_INFLATE    libcrash/inflate.c: the input as a zlib stream, a raw
- *                   DEFLATE stream and an SHF_COMPRESSED section
+ *   FUZZ_INFLATE    libcrash/inflate.c: the input as a zlib stream (whole,
+ *                   and lazily in steps that must give the same bytes), a
+ *                   raw DEFLATE stream and an SHF_COMPRESSED section
  *   FUZZ_DWARFLINE  libcrash/dwarf/line.c: the input as .debug_line (and as
  *                   .debug_line_str and .debug_str), looked up at pcs the
  *                   input picks
@@ -26,17 +27,52 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
 
+/* zlib level 9 of 192 bytes of text: one dynamic block, codes of its own. */
+static const uint8_t other[] = {
+	0x78, 0xda, 0xb5, 0x8c, 0xd7, 0x15, 0x40, 0x30, 0x14, 0x86, 0x57, 0xf9, 0x27, 0x70, 0xf4,
+	0x72, 0xac, 0x61, 0x01, 0x25, 0x21, 0x44, 0x2e, 0x21, 0x4a, 0xa6, 0x77, 0x97, 0xf0, 0xfc,
+	0x95, 0x66, 0x12, 0xd8, 0x9d, 0xea, 0x17, 0x74, 0x96, 0x6e, 0x03, 0x49, 0x0f, 0x66, 0xb7,
+	0x6e, 0x07, 0xe8, 0x12, 0x16, 0x27, 0x63, 0xdd, 0xfa, 0x17, 0x03, 0x8d, 0x35, 0xb6, 0x96,
+	0xbd, 0xf5, 0x45, 0xc7, 0xd2, 0xad, 0xce, 0x09, 0x52, 0x5d, 0x82, 0x91, 0x17, 0x06, 0x5a,
+	0xed, 0x8e, 0x2c, 0xb7, 0xe3, 0x11, 0x20, 0x8c, 0xe2, 0x24, 0xcd, 0xf2, 0xa2, 0xac, 0x9a,
+	0x9f, 0xff, 0x1f, 0x8b, 0xb7, 0x42, 0x31
+};
+
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
 	static struct cr_inflate st;
-	static uint8_t out[1 << 16];
+	static uint8_t out[1 << 16], lazy[1 << 16], scratch[192];
+	struct cr_inflate_lazy z;
 	size_t got, cap;
+	int whole;
 
 	if (n < 1)
 		return 0;
 	/* The first byte picks the output room: tight rooms reach -CR_ERANGE. */
 	cap = d[0] & 0x80 ? sizeof(out) : (size_t)d[0] * 64;
-	cr_inflate_zlib(&st, d + 1, n - 1, out, cap, &got);
+	whole = cr_inflate_zlib(&st, d + 1, n - 1, out, cap, &got) == 0 && got == cap;
+	/* Lazily, 97 bytes further a call, stopping inside blocks, a one-shot
+	   decode of another stream between calls taking the scratch's codes
+	   away: where the stream fills cap exactly, the same bytes. */
+	if (cr_inflate_lazy_init(&z, d + 1, n - 1, lazy, cap) == 0) {
+		z.ahead = 0;
+		for (size_t want = 97; z.state == 0; want += 97) {
+			if (cr_inflate_lazy_more(&st, &z, want) < 0)
+				break;
+			if (cr_inflate_zlib(&st, other, sizeof(other), scratch, sizeof(scratch),
+					    &got) != 0)
+				__builtin_trap();
+			if (want > cap + 97)
+				__builtin_trap();	/* the stream neither ended nor failed */
+		}
+		if (whole && (z.state != 1 || z.n != cap))
+			__builtin_trap();
+		if (z.state == 1 && !whole)
+			__builtin_trap();
+	}
+	if (whole && cr_inflate_zlib(&st, d + 1, n - 1, out, cap, &got) == 0 &&
+	    memcmp(out, lazy, cap) != 0)
+		__builtin_trap();
 	cr_inflate_raw(&st, d + 1, n - 1, out, cap, &got);
 	cr_inflate_section(&st, d + 1, n - 1, out, cap, &got);
 	return 0;

@@ -41,6 +41,17 @@ fuzz_one() {
 			$CC -g -O1 -gz=zlib -c -x c - -o "$OUT/seed.o" 2>/dev/null &&
 			{ printf '\377'; head -c 4000 "$OUT/seed.o"; } >"$OUT/corpus-$t/seed" || true
 	fi
+	if [ "$t" = INFLATE ] && [ ! -s "$OUT/corpus-$t/seed9" ] && command -v python3 >/dev/null; then
+		# Seeds: zlib streams of 2,560 bytes of a C file (levels 1, 9 and
+		# Z_FIXED) behind the byte that gives exactly that room (40 * 64).
+		python3 -c 'import sys, zlib
+d = open(sys.argv[1], "rb").read()[:2560]
+for l, name in ((1, "seed1"), (9, "seed9")):
+    open(sys.argv[2] + "/" + name, "wb").write(b"\x28" + zlib.compress(d, l))
+c = zlib.compressobj(6, zlib.DEFLATED, 15, 8, zlib.Z_FIXED)
+open(sys.argv[2] + "/seedfixed", "wb").write(b"\x28" + c.compress(d) + c.flush())' \
+			"$LIB/inflate.c" "$OUT/corpus-$t" || true
+	fi
 	if [ "$t" = ZSTD ] && [ ! -s "$OUT/corpus-$t/seed19" ] && command -v zstd >/dev/null; then
 		# Seeds: frames of a C file at two levels, behind the byte that picks the room.
 		for l in 1 19; do
