@@ -549,9 +549,12 @@ int cr_inflate_lazy_init(struct cr_inflate_lazy *z, const void *in, size_t inlen
 
 int cr_inflate_lazy_more(struct cr_inflate *st, struct cr_inflate_lazy *z, size_t want)
 {
-	/* z->ahead past what is asked (readers go on forward, and each stop in a
-	   block may cost its codes built again: a stream's readers take turns
-	   with other sections' in one scratch); the output's last byte asked
+	/* z->ahead past what is asked: readers go on forward, and each stop
+	   inside a block may cost its codes built again (~50k instructions)
+	   when another section's reader took the scratch meanwhile; 4 KiB
+	   bounds that to about half the decoding's own cost when two readers
+	   take turns a few bytes at a time, and adds 4 KiB to each section a
+	   crash touches (~80k instructions).  The output's last byte asked
 	   for: on to the stream's end, which checks the length and the
 	   Adler-32. */
 	size_t stop = want < z->size && z->size - want > z->ahead ? want + z->ahead : SIZE_MAX;

@@ -79,7 +79,7 @@ struct cr_inflate_lazy {
 	uint8_t last;		/* that block is the last (BFINAL) */
 	size_t ahead;		/* decoded past what is asked: CR_INFLATE_AHEAD from init */
 };
-#define CR_INFLATE_AHEAD 16384
+#define CR_INFLATE_AHEAD 4096
 
 /* Check the zlib header, start decoding nothing yet.  0 or -CR_EINVAL. */
 int cr_inflate_lazy_init(struct cr_inflate_lazy *z, const void *in, size_t inlen, void *out,
