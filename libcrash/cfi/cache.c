@@ -105,15 +105,21 @@ static void put_slot(struct cr_cache_slot *s, uint64_t pc, uint64_t mod, const s
 void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 {
 	struct cr_cache_slot *s = slot_of(pc);
-	uint64_t g;
+	uint64_t g, old;
 
 	/* Never a pc in page 0, which is never mapped: the trace loop relies on it. */
 	if (!cr_cache_enabled || pc < 4096 || !cr_seq_claim(&cr_cache_gen, &g))
 		return;	/* another writer (maybe the code we interrupted) is at work */
+	/* The slot's first access a write (an exchange): a first capture reads
+	   no slot before it puts (trace.c), and a fresh .bss page written first
+	   faults once, read first twice (the zero page, then the copy).  The
+	   slot is torn until put_slot ends, as with any write: the generation,
+	   odd now, makes readers take it as a miss. */
+	old = __atomic_exchange_n(&s->pc, pc, __ATOMIC_RELAXED);
 	/* Another pc's row at home goes to the other slot (no other writer now:
 	   these plain reads see what the last writer left). */
-	if (s->pc && (s->pc != pc || s->mod != mod))
-		put_slot(other_of(s), s->pc, s->mod, &s->row);
+	if (old && (old != pc || s->mod != mod))
+		put_slot(other_of(s), old, s->mod, &s->row);
 	put_slot(s, pc, mod, c);
 	cr_seq_release(&cr_cache_gen, g);
 }
