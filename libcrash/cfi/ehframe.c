@@ -237,6 +237,56 @@ static int fde_body(struct cr_cursor *c, const struct cr_ehsrc *src, struct cr_f
 }
 
 /*
+ * The FDE in place at p (the cursor's view, c->wp at c->pos == addr), in the
+ * form every linker and compiler of this decade writes: a 4-byte length, the
+ * whole entry in the view, a CIE with 'z', pcrel|sdata4 pointers and no LSDA,
+ * an augmentation length of one byte.  What fde_body gives for it, with loads
+ * at fixed offsets instead of the cursor's reads (LSB 5.0 "Frame Description
+ * Entry Format": length 4, CIE pointer 4, PC begin 4, PC range 4, augmentation
+ * length 1, then the instructions).  1: *fde written (its pc range, lsda,
+ * instructions and view; the caller checks pc against the range); 0: not this
+ * form, or anything odd in it: the general decoding decides, from the start.
+ */
+#define FAST_ENC (DW_EH_PE_pcrel | DW_EH_PE_sdata4)
+static int fast_fde(const struct cr_cursor *c, const struct cr_ehsrc *src, const struct span *sp,
+		    uint64_t addr, struct cr_fde *fde)
+{
+	const uint8_t *p = c->wp;
+	uint64_t len, end, range;
+	uint32_t u;
+	int32_t lo, r;
+
+	if (p == c->win || c->win_lo != addr || c->win_hi - addr < 17 || c->err)
+		return 0;	/* not in place, or too short for the form */
+	if (fde->cie.fde_enc != FAST_ENC || fde->cie.lsda_enc != DW_EH_PE_omit || !fde->cie.aug_z)
+		return 0;
+	memcpy(&u, p, 4);
+	len = u;
+	/* Not the extended length, room for the fields, inside the section and the view. */
+	if (len == 0xffffffff || len < 13 || len > sp->hi - addr - 4 || len > c->win_hi - addr - 4 ||
+	    (p[16] & 0x80) || p[16] > len - 13)
+		return 0;
+	end = addr + 4 + len;
+	memcpy(&lo, p + 8, 4);
+	memcpy(&r, p + 12, 4);
+	fde->pc_lo = addr + 8 + (uint64_t)(int64_t)lo;	/* pcrel: from the field's address */
+	range = (uint64_t)(int64_t)r;			/* sdata4, as cr_encptr reads it */
+	if (fde->pc_lo + range < fde->pc_lo)
+		return 0;
+	fde->pc_hi = fde->pc_lo + range;
+	fde->cie.bases = src->bases;
+	fde->cie.bases.func = fde->pc_lo;
+	fde->lsda = 0;
+	fde->insns = addr + 17 + p[16];
+	fde->insns_end = end;
+	fde->view.mem = c->mem;
+	fde->view.p = p;
+	fde->view.lo = addr;
+	fde->view.hi = end;
+	return 1;
+}
+
+/*
  * The FDE at addr into *out, on success only; with pc not NULL, success needs
  * the FDE to cover *pc (else -CR_ENOINFO: pc in a gap between FDEs).
  */
@@ -257,6 +307,13 @@ static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 		return -CR_EINVAL;	/* a CIE */
 	if ((ret = fde_cie(m, src, sp, addr, id_addr, id, &fde.cie)) < 0)
 		return ret;
+	if (fast_fde(&c, src, sp, addr, &fde)) {
+		if (pc && (*pc < fde.pc_lo || *pc >= fde.pc_hi))
+			return -CR_ENOINFO;
+		fde.addr = addr;
+		*out = fde;
+		return 0;
+	}
 	cr_cursor_limit(&c, end);
 	if ((ret = fde_body(&c, src, &fde)) < 0)
 		return ret;
