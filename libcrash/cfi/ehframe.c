@@ -30,7 +30,7 @@ static int cerr(const struct cr_cursor *c)
  * keeps it 4 bytes in .eh_frame even with an extended length).
  * CR_END: a zero length, the terminator.  *end: where the entry ends.
  */
-static int head(struct cr_cursor *c, uint64_t hi, uint64_t *end, uint64_t *id_addr, uint64_t *id)
+CR_HOT static int head(struct cr_cursor *c, uint64_t hi, uint64_t *end, uint64_t *id_addr, uint64_t *id)
 {
 	uint64_t len = cr_u32(c);
 
@@ -49,7 +49,7 @@ static int head(struct cr_cursor *c, uint64_t hi, uint64_t *end, uint64_t *id_ad
 }
 
 /* The augmentation string; *n letters kept in aug[], *more if it was longer. */
-static void aug_string(struct cr_cursor *c, char aug[AUG_KEEP], unsigned *n, int *more)
+CR_HOT static void aug_string(struct cr_cursor *c, char aug[AUG_KEEP], unsigned *n, int *more)
 {
 	unsigned i;
 	uint8_t ch;
@@ -76,7 +76,7 @@ static void aug_string(struct cr_cursor *c, char aug[AUG_KEEP], unsigned *n, int
  * letters, so an unknown letter after it just ends the parsing.  Without 'z'
  * the data of an unknown letter cannot be skipped: -CR_EINVAL.
  */
-static int aug_data(struct cr_cursor *c, const struct cr_ehsrc *src, const char *aug,
+CR_HOT static int aug_data(struct cr_cursor *c, const struct cr_ehsrc *src, const char *aug,
 		    unsigned i, int more, uint64_t entry_end, struct cr_cie *cie)
 {
 	uint64_t aug_end = entry_end;
@@ -128,7 +128,7 @@ done:
 }
 
 /* The CIE at addr.  Writes *cie on success only. */
-static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
+CR_HOT static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
 		     uint64_t addr, struct cr_cie *out)
 {
 	struct cr_cursor c;
@@ -184,7 +184,7 @@ static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 }
 
 /* The CIE that the FDE's CIE pointer (at id_addr, value id) refers to. */
-static int fde_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
+CR_HOT static int fde_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
 		   uint64_t fde, uint64_t id_addr, uint64_t id, struct cr_cie *cie)
 {
 	/* LSB: the pointer is subtracted from its own address; the CIE comes first. */
@@ -198,7 +198,7 @@ static int fde_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const str
 }
 
 /* The rest of an FDE after its CIE pointer: pc range, augmentation data. */
-static int fde_body(struct cr_cursor *c, const struct cr_ehsrc *src, struct cr_fde *fde)
+CR_HOT static int fde_body(struct cr_cursor *c, const struct cr_ehsrc *src, struct cr_fde *fde)
 {
 	struct cr_cie *cie = &fde->cie;
 	uint64_t range, aug_end = c->end;
@@ -248,7 +248,7 @@ static int fde_body(struct cr_cursor *c, const struct cr_ehsrc *src, struct cr_f
  * form, or anything odd in it: the general decoding decides, from the start.
  */
 #define FAST_ENC (DW_EH_PE_pcrel | DW_EH_PE_sdata4)
-static int fast_fde(const struct cr_cursor *c, const struct cr_ehsrc *src, const struct span *sp,
+CR_HOT static int fast_fde(const struct cr_cursor *c, const struct cr_ehsrc *src, const struct span *sp,
 		    uint64_t addr, struct cr_fde *fde)
 {
 	const uint8_t *p = c->wp;
@@ -290,7 +290,7 @@ static int fast_fde(const struct cr_cursor *c, const struct cr_ehsrc *src, const
  * The FDE at addr into *out, on success only; with pc not NULL, success needs
  * the FDE to cover *pc (else -CR_ENOINFO: pc in a gap between FDEs).
  */
-static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
+CR_HOT static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
 		     uint64_t addr, const uint64_t *pc, struct cr_fde *out)
 {
 	struct cr_cursor c;
@@ -391,7 +391,7 @@ struct hdr {
 	const uint8_t *at;	/* the table in place, NULL: not (yet) */
 };
 
-static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct hdr *h)
+CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct hdr *h)
 {
 	uint64_t end = src->eh_hdr_len ? src->eh_hdr + src->eh_hdr_len : UINT64_MAX;
 	uint8_t version, frame_enc, count_enc, table_enc;
@@ -485,7 +485,7 @@ static inline __attribute__((always_inline)) int entry(const struct table *t, ui
  * only off the search path gives the answer a sorted one would; the caller's
  * pc_lo <= pc < pc_hi check on the FDE catches a wrong pick.
  */
-static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const struct hdr *h,
+CR_HOT static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const struct hdr *h,
 		  uint64_t pc, uint64_t *fde_at)
 {
 	uint64_t a = 0, b = h->count, lo_val, hi_val, loc, mid;
@@ -520,7 +520,7 @@ static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 	return entry(&t, a, &loc, fde_at);
 }
 
-int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
+CR_HOT int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
 	       struct cr_fde *fde)
 {
 	struct hdr h = { 0, 0, 0, NULL };

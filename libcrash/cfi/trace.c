@@ -15,7 +15,7 @@
  * built compact (no full row, cfa.c): what step.c's decode gives the cache.
  * 0, or the lookup's or interpreter's error.
  */
-static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, uint64_t key)
+CR_HOT static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, uint64_t key)
 {
 	struct cr_ehsrc src;
 	struct cr_fde fde;
@@ -32,7 +32,7 @@ static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, u
 }
 
 /* The module of pc for the trace loop, if it has .eh_frame_hdr; else NULL. */
-static const struct cr_module *trace_module(struct cr_walk *w, uint64_t pc)
+CR_HOT static const struct cr_module *trace_module(struct cr_walk *w, uint64_t pc)
 {
 	const struct cr_module *mod;
 
@@ -117,7 +117,7 @@ static inline __attribute__((always_inline)) const struct cr_cache_slot *slot_fo
  * capture fills the cache as it goes and stays in the loop, rather than
  * walking everything again.
  */
-static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t lookup, uint64_t old,
+CR_HOT static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t lookup, uint64_t old,
 						struct cold *cold)
 {
 	const struct cr_module *mod;
@@ -237,7 +237,7 @@ trace_loop(struct cr_walk *w, struct cr_mem_fast *f, struct trace t, unsigned ma
 }
 
 /* The trace of a first capture (struct cold), out of the warm loop's way. */
-static __attribute__((noinline)) int cold_trace(struct cr_walk *w, struct cr_mem_fast *f,
+CR_HOT static __attribute__((noinline)) int cold_trace(struct cr_walk *w, struct cr_mem_fast *f,
 					      struct trace t, unsigned max, void **out)
 {
 	struct cold cold = { 0 };
@@ -245,7 +245,7 @@ static __attribute__((noinline)) int cold_trace(struct cr_walk *w, struct cr_mem
 	return trace_loop(w, f, t, max, out, w->arch->strip_ra, &cold);
 }
 
-int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_regs *start,
+CR_HOT int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_regs *start,
 		      unsigned max, void **out)
 {
 	const struct cr_arch *a = w->arch;
