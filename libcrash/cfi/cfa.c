@@ -550,20 +550,25 @@ CR_HOT static int run(const struct cr_mem *m, struct state *st, uint64_t start, 
 CR_HOT static int cie_init(const struct cr_mem *m, struct state *st, const struct cr_fde *fde)
 {
 	const struct cr_cie *cie = &fde->cie;
+	const struct cr_cie_init *cp = NULL;
 	struct cr_cie_init ci;
 	uint64_t mask;
 	unsigned k;
 	int ret;
 
-	if (cie->modkey && cr_cie_memo_get(cie->addr, cie->modkey, NULL, &ci) == 0 &&
-	    ci.n <= CR_CIE_INIT_MAX) {
-		for (k = 0; k < ci.n && ci.col[k] < CR_NREGS; k++)
+	/* The memo's rules, read with the CIE by the FDE's parser, or now. */
+	if (fde->init_ok)
+		cp = &fde->init;
+	else if (cie->modkey && cr_cie_memo_get(cie->addr, cie->modkey, NULL, &ci) == 0)
+		cp = &ci;
+	if (cp && cp->n <= CR_CIE_INIT_MAX) {
+		for (k = 0; k < cp->n && cp->col[k] < CR_NREGS; k++)
 			;
-		if (k == ci.n) {
-			st->row->cfa = ci.cfa;
-			for (k = 0; k < ci.n; k++) {
-				st->row->reg[ci.col[k]] = st->init[ci.col[k]] = ci.rule[k];
-				st->init_set |= 1ull << ci.col[k];
+		if (k == cp->n) {
+			st->row->cfa = cp->cfa;
+			for (k = 0; k < cp->n; k++) {
+				st->row->reg[cp->col[k]] = st->init[cp->col[k]] = cp->rule[k];
+				st->init_set |= 1ull << cp->col[k];
 			}
 			st->cols = st->init_set;
 			return 0;

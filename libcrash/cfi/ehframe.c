@@ -183,17 +183,27 @@ CR_HOT static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, 
 	return 0;
 }
 
-/* The CIE that the FDE's CIE pointer (at id_addr, value id) refers to. */
+/*
+ * The CIE that the FDE's CIE pointer (at id_addr, value id) refers to.  With
+ * init not NULL, *init_ok says whether *init holds the rules of its initial
+ * instructions, read from the CIE memo with it (struct cr_fde).
+ */
 CR_HOT static int fde_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
-		   uint64_t fde, uint64_t id_addr, uint64_t id, struct cr_cie *cie)
+		   uint64_t fde, uint64_t id_addr, uint64_t id, struct cr_cie *cie,
+		   struct cr_cie_init *init, uint8_t *init_ok)
 {
 	/* LSB: the pointer is subtracted from its own address; the CIE comes first. */
 	if (id > id_addr || id_addr - id >= fde)
 		return -CR_EINVAL;
+	if (init)
+		*init_ok = 0;
 	/* Live memory: a CIE parsed before (cr_cfa_run keeps it, cache.h). */
-	if (src->modkey && cr_cie_memo_get(id_addr - id, src->modkey, cie, NULL) == 0 &&
-	    cie->addr >= sp->lo && cie->addr < sp->hi)
+	if (src->modkey && cr_cie_memo_get(id_addr - id, src->modkey, cie, init) == 0 &&
+	    cie->addr >= sp->lo && cie->addr < sp->hi) {
+		if (init)
+			*init_ok = 1;
 		return 0;
+	}
 	return parse_cie(m, src, sp, id_addr - id, cie);
 }
 
@@ -305,7 +315,7 @@ CR_HOT static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, 
 		return ret < 0 ? ret : -CR_EINVAL;	/* the terminator is no FDE */
 	if (id == 0)
 		return -CR_EINVAL;	/* a CIE */
-	if ((ret = fde_cie(m, src, sp, addr, id_addr, id, &fde.cie)) < 0)
+	if ((ret = fde_cie(m, src, sp, addr, id_addr, id, &fde.cie, &fde.init, &fde.init_ok)) < 0)
 		return ret;
 	if (fast_fde(&c, src, sp, addr, &fde)) {
 		if (pc && (*pc < fde.pc_lo || *pc >= fde.pc_hi))
@@ -366,7 +376,8 @@ static int linear(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 			return ret < 0 ? ret : -CR_ENOINFO;
 		if (id != 0) {
 			if (id_addr - id != cie_at || !cie_at) {
-				if ((ret = fde_cie(m, src, sp, start, id_addr, id, &cie)) < 0)
+				if ((ret = fde_cie(m, src, sp, start, id_addr, id, &cie, NULL,
+						   NULL)) < 0)
 					return ret;
 				cie_at = id_addr - id;
 			}

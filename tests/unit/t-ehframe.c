@@ -802,6 +802,40 @@ static void t_fast_fde(void)
 		tap_ok(cr_eh_find(&mem, &src, TEXT + 0x5f, &f) == 0 && f.pc_lo == TEXT + 0x40,
 		       "common form: its last pc found by the search");
 	}
+
+	/* Live walks (a module key): the CIE from the memo, and the rules of
+	   its initial instructions read with it (init_ok), for cr_cfa_run. */
+	{
+		struct cr_cie_init ci;
+
+		at = fast_image(0x20, none, 1, 0, 0);
+		src.modkey = IMG | 1;
+		cr_cache_clear();
+		tap_ok(cr_eh_parse_fde(&mem, &src, IMG + at, &f) == 0 && !f.init_ok,
+		       "memo empty: the CIE parsed, no rules with it");
+		memset(&ci, 0, sizeof(ci));
+		ci.cfa.kind = CR_REG;
+		ci.cfa.reg = 7;
+		ci.cfa.off = 8;
+		ci.col[0] = 16;
+		ci.rule[0].kind = CR_OFFSET;
+		ci.rule[0].off = -8;
+		ci.n = 1;
+		cr_cie_memo_put(f.cie.addr, src.modkey, &f.cie, &ci);
+		memset(&f, 0xa5, sizeof(f));
+		tap_ok(cr_eh_parse_fde(&mem, &src, IMG + at, &f) == 0 && f.init_ok == 1 &&
+			       memcmp(&f.init, &ci, sizeof(ci)) == 0,
+		       "memo: the CIE's rules come with the FDE");
+		tap_ok(f.cie.addr == IMG + FRAME && f.cie.fde_enc == 0x1b && f.pc_lo == TEXT + 0x40,
+		       "memo: the CIE and the FDE as without it");
+		src.modkey = IMG | 3;
+		tap_ok(cr_eh_parse_fde(&mem, &src, IMG + at, &f) == 0 && !f.init_ok,
+		       "memo: another module's key: parsed, no rules with it");
+		src.modkey = 0;
+		tap_ok(cr_eh_parse_fde(&mem, &src, IMG + at, &f) == 0 && !f.init_ok,
+		       "no key (not live memory): no memo");
+		cr_cache_clear();
+	}
 }
 
 /* ------------------------------------------------------------ malformed FDEs */
