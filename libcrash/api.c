@@ -16,7 +16,7 @@ static int live_module(const struct cr_walk *w, uint64_t pc, struct cr_module *o
 	return cr_module_find(w->mem, pc, out);
 }
 
-static int live_module_quick(const struct cr_walk *w, uint64_t pc, struct cr_module *out)
+CR_HOT static int live_module_quick(const struct cr_walk *w, uint64_t pc, struct cr_module *out)
 {
 	(void)w;
 	return cr_module_quick(pc, out);
@@ -42,7 +42,7 @@ static int maps_stack(const struct cr_walk *w, uint64_t sp, uint64_t *lo, uint64
 	return cr_maps_stack(w->ctx, sp, lo, hi);
 }
 
-void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exact)
+CR_HOT void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, int exact)
 {
 	w->arch = cr_host;
 	w->mem = &cr_mem_self;
@@ -126,7 +126,7 @@ static inline __attribute__((always_inline)) int backtrace_engine(int engine, vo
 }
 
 /* crash_backtrace_with(): the body behind its stub (context.h). */
-int cr_backtrace_with_at(int engine, void **buffer, int size, const struct cr_regs *caller)
+CR_HOT int cr_backtrace_with_at(int engine, void **buffer, int size, const struct cr_regs *caller)
 {
 	if (engine == CRASH_ENGINE_ALL || (!buffer && size > 0))
 		return -EINVAL;
@@ -134,7 +134,7 @@ int cr_backtrace_with_at(int engine, void **buffer, int size, const struct cr_re
 }
 
 /* crash_backtrace(): the body behind its stub (context.h). */
-int cr_backtrace_at(void **buffer, int size, long unused, const struct cr_regs *caller)
+CR_HOT int cr_backtrace_at(void **buffer, int size, long unused, const struct cr_regs *caller)
 {
 	int engine = cr_cfg.engine == CRASH_ENGINE_ALL ? CRASH_ENGINE_AUTO : cr_cfg.engine;
 	int n;

@@ -32,4 +32,17 @@ enum {
  */
 #define CR_INSTALL_DATA __attribute__((section(".data")))
 
+/*
+ * The code of a capture (crash_backtrace()'s stubs, the trace loop, the FDE
+ * lookup and decoding, the CFA interpreter, the row cache), together in
+ * .text.hot: GNU ld's default scripts put .text.hot.* ahead of the rest of
+ * .text, right after the start-up code that the library's constructor runs,
+ * so a process's first capture finds its code in pages the kernel has
+ * already mapped around that (fault-around maps 64 KiB a file fault), not
+ * in two or three more windows spread over the library (~3-5 us each on the
+ * test machine: docs/performance.md, issue 20).  Other linkers keep the
+ * input order: no harm.  A plain section name, the same for gcc and clang.
+ */
+#define CR_HOT __attribute__((section(".text.hot.libcrash")))
+
 #endif

@@ -17,7 +17,7 @@
 
 static int fill_view(struct cr_cursor *c, uint64_t pos, size_t n);
 
-void cr_cursor_init(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, uint64_t end)
+CR_HOT void cr_cursor_init(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, uint64_t end)
 {
 	c->mem = m;
 	c->pos = pos;
@@ -28,14 +28,14 @@ void cr_cursor_init(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, u
 	c->wp = c->win;
 }
 
-void cr_cursor_init_fill(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, uint64_t end)
+CR_HOT void cr_cursor_init_fill(struct cr_cursor *c, const struct cr_mem *m, uint64_t pos, uint64_t end)
 {
 	cr_cursor_init(c, m, pos, end);
 	if (c->end > pos)
 		fill_view(c, pos, 1);
 }
 
-void cr_cursor_view(const struct cr_cursor *c, struct cr_view *v)
+CR_HOT void cr_cursor_view(const struct cr_cursor *c, struct cr_view *v)
 {
 	int in_place = c->wp != c->win && c->win_hi > c->win_lo;
 
@@ -72,7 +72,7 @@ static void fail(struct cr_cursor *c, int err)
  * past a snapshot's end), so retry with the bytes up to the next page
  * boundary, then with only n.
  */
-static int fill_view(struct cr_cursor *c, uint64_t pos, size_t n)
+CR_HOT static int fill_view(struct cr_cursor *c, uint64_t pos, size_t n)
 {
 	uint64_t avail = c->end - pos, to_page = PAGE - (pos & (PAGE - 1)), want;
 	const uint8_t *p;

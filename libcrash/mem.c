@@ -15,7 +15,9 @@
 
 enum { MEM_VMREADV = 1, MEM_PIPE = 2 };
 
-static int mem_method;		/* 0 until cr_mem_init() decides, then set once */
+/* In .data (common.h): the first proof reads it, then sets it; a fresh .bss
+   page read then written faults twice (docs/performance.md, issue 20). */
+CR_INSTALL_DATA static int mem_method;	/* 0 until cr_mem_init() decides, then set once */
 static int probe_pipe[2] = { -1, -1 };
 /* The shared pipe: held by another reader, or not made yet (it starts held: a
    reader that finds it so makes a pipe of its own). */
@@ -390,9 +392,12 @@ void cr_mem_fast_init(struct cr_mem_fast *f)
  * kernel cannot say (no PROCMAP_QUERY: before Linux 6.11, or qemu-user):
  * never asked again.
  */
-static uint64_t main_lo, main_hi;
-static int main_state;
-static unsigned main_asks;	/* captures that could have asked (the first does not) */
+/* In .data (common.h): a first capture reads them before it writes
+   main_asks, and a fresh .bss page read first faults twice (the zero page,
+   then the copy), ~5 us here (docs/performance.md, issue 20). */
+CR_INSTALL_DATA static uint64_t main_lo, main_hi;
+CR_INSTALL_DATA static int main_state;
+CR_INSTALL_DATA static unsigned main_asks;	/* captures that could have asked (the first does not) */
 /* The main stack grows at most RLIMIT_STACK below its top: a sp further
    down is in another mapping, and asking would only cost three system calls. */
 #define CR_MAIN_STACK_MAX (256ull << 20)

@@ -107,13 +107,13 @@ int cr_row_apply(const struct cr_row *row, const struct cr_mem *m, const struct 
 	return 0;
 }
 
-static int fits32(int64_t v)
+CR_HOT static int fits32(int64_t v)
 {
 	return v >= INT32_MIN && v <= INT32_MAX;
 }
 
 /* A saved slot at CFA + off within the window below the CFA (8-byte slots). */
-static int near(int64_t off)
+CR_HOT static int near(int64_t off)
 {
 	return off >= -CR_SHAPE_WINDOW && off <= -8;
 }
@@ -121,7 +121,7 @@ static int near(int64_t off)
 _Static_assert(CR_SHAPE_WINDOW == CR_FAST_WINDOW, "one window");
 
 /* Column n's rule in a row whose columns outside cols are CR_SAME. */
-static const struct cr_rule *rule_of(const struct cr_row *row, uint64_t cols, unsigned n)
+CR_HOT static const struct cr_rule *rule_of(const struct cr_row *row, uint64_t cols, unsigned n)
 {
 	static const struct cr_rule same;	/* CR_SAME */
 
@@ -129,7 +129,7 @@ static const struct cr_rule *rule_of(const struct cr_row *row, uint64_t cols, un
 }
 
 /* The trace-only shape of a row (struct cr_crow). */
-static void set_shape(const struct cr_row *row, uint64_t cols, const struct cr_arch *a,
+CR_HOT static void set_shape(const struct cr_row *row, uint64_t cols, const struct cr_arch *a,
 		      struct cr_crow *c)
 {
 	const struct cr_rule *ra = rule_of(row, cols, row->ra), *fp = rule_of(row, cols, a->fp);
@@ -181,7 +181,7 @@ static inline __attribute__((always_inline)) int compact_col(const struct cr_row
 
 _Static_assert(CR_NREGS < 64, "a column mask is a 64-bit word");
 
-int cr_row_compact_cols(const struct cr_row *row, uint64_t cols, const struct cr_arch *a,
+CR_HOT int cr_row_compact_cols(const struct cr_row *row, uint64_t cols, const struct cr_arch *a,
 			struct cr_crow *c)
 {
 	unsigned n, k = 0, top = a->nregs < CR_NREGS ? a->nregs : CR_NREGS;

@@ -34,7 +34,7 @@ _Static_assert(sizeof(struct cr_cache_slot) == 128, "slot size");
  * Word-wise atomic copies: the row is read while a writer may change it
  * (the generation then rejects it).  The header and the rules in use only.
  */
-static void load_row(struct cr_crow *dst, const struct cr_crow *src)
+CR_HOT static void load_row(struct cr_crow *dst, const struct cr_crow *src)
 {
 	uint32_t *d = (uint32_t *)dst;
 	const uint32_t *s = (const uint32_t *)src;
@@ -46,7 +46,7 @@ static void load_row(struct cr_crow *dst, const struct cr_crow *src)
 		dst->off[k] = __atomic_load_n(&src->off[k], __ATOMIC_RELAXED);
 }
 
-static void store_row(struct cr_crow *dst, const struct cr_crow *src)
+CR_HOT static void store_row(struct cr_crow *dst, const struct cr_crow *src)
 {
 	uint32_t *d = (uint32_t *)dst;
 	const uint32_t *s = (const uint32_t *)src;
@@ -60,7 +60,7 @@ static void store_row(struct cr_crow *dst, const struct cr_crow *src)
 }
 
 /* The row of (pc, mod) if s holds it, read under the generation.  0, or -CR_ENOINFO. */
-static int get_slot(const struct cr_cache_slot *s, uint64_t pc, uint64_t mod, struct cr_crow *c)
+CR_HOT static int get_slot(const struct cr_cache_slot *s, uint64_t pc, uint64_t mod, struct cr_crow *c)
 {
 	uint64_t g = cr_cache_begin();
 
@@ -83,7 +83,7 @@ static struct cr_cache_slot *other_of(const struct cr_cache_slot *s)
 	return &cr_cache_slots[(size_t)(s - cr_cache_slots) ^ 1];
 }
 
-int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c)
+CR_HOT int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c)
 {
 	const struct cr_cache_slot *s = slot_of(pc);
 
@@ -95,25 +95,31 @@ int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c)
 }
 
 /* Write (pc, mod, *c) into s; the caller holds the generation. */
-static void put_slot(struct cr_cache_slot *s, uint64_t pc, uint64_t mod, const struct cr_crow *c)
+CR_HOT static void put_slot(struct cr_cache_slot *s, uint64_t pc, uint64_t mod, const struct cr_crow *c)
 {
 	__atomic_store_n(&s->pc, pc, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->mod, mod, __ATOMIC_RELAXED);
 	store_row(&s->row, c);
 }
 
-void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
+CR_HOT void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 {
 	struct cr_cache_slot *s = slot_of(pc);
-	uint64_t g;
+	uint64_t g, old;
 
 	/* Never a pc in page 0, which is never mapped: the trace loop relies on it. */
 	if (!cr_cache_enabled || pc < 4096 || !cr_seq_claim(&cr_cache_gen, &g))
 		return;	/* another writer (maybe the code we interrupted) is at work */
+	/* The slot's first access a write (an exchange): a first capture reads
+	   no slot before it puts (trace.c), and a fresh .bss page written first
+	   faults once, read first twice (the zero page, then the copy).  The
+	   slot is torn until put_slot ends, as with any write: the generation,
+	   odd now, makes readers take it as a miss. */
+	old = __atomic_exchange_n(&s->pc, pc, __ATOMIC_RELAXED);
 	/* Another pc's row at home goes to the other slot (no other writer now:
 	   these plain reads see what the last writer left). */
-	if (s->pc && (s->pc != pc || s->mod != mod))
-		put_slot(other_of(s), s->pc, s->mod, &s->row);
+	if (old && (old != pc || s->mod != mod))
+		put_slot(other_of(s), old, s->mod, &s->row);
 	put_slot(s, pc, mod, c);
 	cr_seq_release(&cr_cache_gen, g);
 }
@@ -136,7 +142,7 @@ static struct cie_slot *cie_slot_of(uint64_t addr)
 }
 _Static_assert(CR_CIE_SLOTS == 1 << 4, "cie_slot_of uses 4 bits");
 
-int cr_cie_memo_get(uint64_t addr, uint64_t mod, struct cr_cie *cie, struct cr_cie_init *init)
+CR_HOT int cr_cie_memo_get(uint64_t addr, uint64_t mod, struct cr_cie *cie, struct cr_cie_init *init)
 {
 	const struct cie_slot *s = cie_slot_of(addr);
 	uint64_t seq = cr_seq_begin(&s->seq);
@@ -152,7 +158,7 @@ int cr_cie_memo_get(uint64_t addr, uint64_t mod, struct cr_cie *cie, struct cr_c
 	return cr_seq_still(&s->seq, seq) ? 0 : -CR_ENOINFO;
 }
 
-void cr_cie_memo_put(uint64_t addr, uint64_t mod, const struct cr_cie *cie,
+CR_HOT void cr_cie_memo_put(uint64_t addr, uint64_t mod, const struct cr_cie *cie,
 		     const struct cr_cie_init *init)
 {
 	struct cie_slot *s = cie_slot_of(addr);

@@ -69,7 +69,7 @@ struct state {
 
 _Static_assert(CR_NREGS <= 64, "a column mask is a 64-bit word");
 
-static void put_rule(struct cr_rule *r, uint8_t kind, int64_t off)
+CR_HOT static void put_rule(struct cr_rule *r, uint8_t kind, int64_t off)
 {
 	memset(r, 0, sizeof(*r));
 	r->kind = kind;
@@ -77,7 +77,7 @@ static void put_rule(struct cr_rule *r, uint8_t kind, int64_t off)
 }
 
 /* A rule for column reg; columns we do not track are parsed and dropped. */
-static void set(struct state *st, uint64_t reg, uint8_t kind, int64_t off)
+CR_HOT static void set(struct state *st, uint64_t reg, uint8_t kind, int64_t off)
 {
 	if (reg >= CR_NREGS)
 		return;
@@ -87,7 +87,7 @@ static void set(struct state *st, uint64_t reg, uint8_t kind, int64_t off)
 
 /* DW_CFA_register: the saved value is in reg2 (clamped: an unknown register
    then fails in cr_row_apply, as it should). */
-static void set_reg(struct state *st, uint64_t reg, uint64_t reg2)
+CR_HOT static void set_reg(struct state *st, uint64_t reg, uint64_t reg2)
 {
 	if (reg >= CR_NREGS)
 		return;
@@ -100,7 +100,7 @@ static void set_reg(struct state *st, uint64_t reg, uint64_t reg2)
  * DWARF5 6.4.2.3 DW_CFA_restore: the rule the CIE's initial instructions gave
  * (inside the CIE itself: no rule).
  */
-static void restore(struct state *st, uint64_t reg)
+CR_HOT static void restore(struct state *st, uint64_t reg)
 {
 	if (reg >= CR_NREGS)
 		return;
@@ -111,7 +111,7 @@ static void restore(struct state *st, uint64_t reg)
 	st->cols |= 1ull << reg;
 }
 
-static void def_cfa(struct state *st, uint64_t reg, int64_t off)
+CR_HOT static void def_cfa(struct state *st, uint64_t reg, int64_t off)
 {
 	memset(&st->row->cfa, 0, sizeof(st->row->cfa));
 	st->row->cfa.kind = CR_REG;
@@ -185,7 +185,7 @@ static int set_loc(struct state *st, struct cr_cursor *c)
  * def_cfa rsp; ret; restore_state relies on it.  Only the columns with a rule
  * are copied: the others are CR_SAME on both sides.
  */
-static int remember(struct state *st)
+CR_HOT static int remember(struct state *st)
 {
 	struct cr_row *to;
 	uint64_t m;
@@ -200,7 +200,7 @@ static int remember(struct state *st)
 	return 0;
 }
 
-static int restore_state(struct state *st)
+CR_HOT static int restore_state(struct state *st)
 {
 	const struct cr_row *from;
 	uint64_t m;
@@ -242,7 +242,7 @@ static int negate_ra_state(struct state *st)
 }
 
 /* Factored offsets (6.4.1): operand * data_alignment_factor, wrapping. */
-static int64_t fac(const struct state *st, uint64_t v)
+CR_HOT static int64_t fac(const struct state *st, uint64_t v)
 {
 	return (int64_t)(v * (uint64_t)st->cie->data_align);
 }
@@ -419,7 +419,7 @@ static inline __attribute__((always_inline)) unsigned uleb2(const uint8_t *p, co
  * so the caller bounds the count by len.  0 (*used: the bytes run) or CR_END
  * (the location passed pc).
  */
-static int run_bytes(struct state *st, const uint8_t *p, size_t len, size_t *used)
+CR_HOT static int run_bytes(struct state *st, const uint8_t *p, size_t len, size_t *used)
 {
 	const uint8_t *start = p, *e = p + len;
 	uint64_t ca = st->cie->code_align, left = st->pc - st->loc, d, v, w;
@@ -519,7 +519,7 @@ out:
  * then by the cursor from the first instruction run_bytes leaves (v: the
  * FDE's view).
  */
-static int run(const struct cr_mem *m, struct state *st, uint64_t start, uint64_t end,
+CR_HOT static int run(const struct cr_mem *m, struct state *st, uint64_t start, uint64_t end,
 	       const struct cr_view *v)
 {
 	const uint8_t *p = NULL;
@@ -547,23 +547,28 @@ static int run(const struct cr_mem *m, struct state *st, uint64_t start, uint64_
  * for DW_CFA_restore (only the columns the CIE set).  For live memory they
  * come from the CIE memo (cache.h) when it has them, and go to it when not.
  */
-static int cie_init(const struct cr_mem *m, struct state *st, const struct cr_fde *fde)
+CR_HOT static int cie_init(const struct cr_mem *m, struct state *st, const struct cr_fde *fde)
 {
 	const struct cr_cie *cie = &fde->cie;
+	const struct cr_cie_init *cp = NULL;
 	struct cr_cie_init ci;
 	uint64_t mask;
 	unsigned k;
 	int ret;
 
-	if (cie->modkey && cr_cie_memo_get(cie->addr, cie->modkey, NULL, &ci) == 0 &&
-	    ci.n <= CR_CIE_INIT_MAX) {
-		for (k = 0; k < ci.n && ci.col[k] < CR_NREGS; k++)
+	/* The memo's rules, read with the CIE by the FDE's parser, or now. */
+	if (fde->init_ok)
+		cp = &fde->init;
+	else if (cie->modkey && cr_cie_memo_get(cie->addr, cie->modkey, NULL, &ci) == 0)
+		cp = &ci;
+	if (cp && cp->n <= CR_CIE_INIT_MAX) {
+		for (k = 0; k < cp->n && cp->col[k] < CR_NREGS; k++)
 			;
-		if (k == ci.n) {
-			st->row->cfa = ci.cfa;
-			for (k = 0; k < ci.n; k++) {
-				st->row->reg[ci.col[k]] = st->init[ci.col[k]] = ci.rule[k];
-				st->init_set |= 1ull << ci.col[k];
+		if (k == cp->n) {
+			st->row->cfa = cp->cfa;
+			for (k = 0; k < cp->n; k++) {
+				st->row->reg[cp->col[k]] = st->init[cp->col[k]] = cp->rule[k];
+				st->init_set |= 1ull << cp->col[k];
 			}
 			st->cols = st->init_set;
 			return 0;
@@ -601,7 +606,7 @@ static int cie_init(const struct cr_mem *m, struct state *st, const struct cr_fd
  * columns in *cols are written (a caller that wants the rest CR_SAME zeroes
  * them first).  *row is partly written on failure.
  */
-static int build(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
+CR_HOT static int build(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
 		 uint64_t pc, struct cr_row *row, uint64_t *cols)
 {
 	struct state st;
@@ -647,7 +652,7 @@ int cr_cfa_run(const struct cr_mem *m, const struct cr_arch *a, const struct cr_
 	return 0;
 }
 
-int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
+CR_HOT int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, const struct cr_fde *fde,
 		       uint64_t pc, struct cr_crow *c)
 {
 	struct cr_row r;

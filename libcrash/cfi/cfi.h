@@ -48,6 +48,11 @@ struct cr_fde {
 	struct cr_cie cie;
 	struct cr_view view;	/* where the parser read the FDE in place, for
 				   cr_cfa_run (a cr_fde is never kept across walks) */
+	/* init_ok: the CIE came from the CIE memo (cache.h) with init, the
+	   rules of its initial instructions, read with it: cr_cfa_run need
+	   not read the memo again.  0: it reads it or runs the CIE. */
+	uint8_t init_ok;
+	struct cr_cie_init init;
 };
 
 /*

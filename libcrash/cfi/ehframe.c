@@ -30,7 +30,7 @@ static int cerr(const struct cr_cursor *c)
  * keeps it 4 bytes in .eh_frame even with an extended length).
  * CR_END: a zero length, the terminator.  *end: where the entry ends.
  */
-static int head(struct cr_cursor *c, uint64_t hi, uint64_t *end, uint64_t *id_addr, uint64_t *id)
+CR_HOT static int head(struct cr_cursor *c, uint64_t hi, uint64_t *end, uint64_t *id_addr, uint64_t *id)
 {
 	uint64_t len = cr_u32(c);
 
@@ -49,7 +49,7 @@ static int head(struct cr_cursor *c, uint64_t hi, uint64_t *end, uint64_t *id_ad
 }
 
 /* The augmentation string; *n letters kept in aug[], *more if it was longer. */
-static void aug_string(struct cr_cursor *c, char aug[AUG_KEEP], unsigned *n, int *more)
+CR_HOT static void aug_string(struct cr_cursor *c, char aug[AUG_KEEP], unsigned *n, int *more)
 {
 	unsigned i;
 	uint8_t ch;
@@ -76,7 +76,7 @@ static void aug_string(struct cr_cursor *c, char aug[AUG_KEEP], unsigned *n, int
  * letters, so an unknown letter after it just ends the parsing.  Without 'z'
  * the data of an unknown letter cannot be skipped: -CR_EINVAL.
  */
-static int aug_data(struct cr_cursor *c, const struct cr_ehsrc *src, const char *aug,
+CR_HOT static int aug_data(struct cr_cursor *c, const struct cr_ehsrc *src, const char *aug,
 		    unsigned i, int more, uint64_t entry_end, struct cr_cie *cie)
 {
 	uint64_t aug_end = entry_end;
@@ -128,7 +128,7 @@ done:
 }
 
 /* The CIE at addr.  Writes *cie on success only. */
-static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
+CR_HOT static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
 		     uint64_t addr, struct cr_cie *out)
 {
 	struct cr_cursor c;
@@ -183,22 +183,32 @@ static int parse_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 	return 0;
 }
 
-/* The CIE that the FDE's CIE pointer (at id_addr, value id) refers to. */
-static int fde_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
-		   uint64_t fde, uint64_t id_addr, uint64_t id, struct cr_cie *cie)
+/*
+ * The CIE that the FDE's CIE pointer (at id_addr, value id) refers to.  With
+ * init not NULL, *init_ok says whether *init holds the rules of its initial
+ * instructions, read from the CIE memo with it (struct cr_fde).
+ */
+CR_HOT static int fde_cie(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
+		   uint64_t fde, uint64_t id_addr, uint64_t id, struct cr_cie *cie,
+		   struct cr_cie_init *init, uint8_t *init_ok)
 {
 	/* LSB: the pointer is subtracted from its own address; the CIE comes first. */
 	if (id > id_addr || id_addr - id >= fde)
 		return -CR_EINVAL;
+	if (init)
+		*init_ok = 0;
 	/* Live memory: a CIE parsed before (cr_cfa_run keeps it, cache.h). */
-	if (src->modkey && cr_cie_memo_get(id_addr - id, src->modkey, cie, NULL) == 0 &&
-	    cie->addr >= sp->lo && cie->addr < sp->hi)
+	if (src->modkey && cr_cie_memo_get(id_addr - id, src->modkey, cie, init) == 0 &&
+	    cie->addr >= sp->lo && cie->addr < sp->hi) {
+		if (init)
+			*init_ok = 1;
 		return 0;
+	}
 	return parse_cie(m, src, sp, id_addr - id, cie);
 }
 
 /* The rest of an FDE after its CIE pointer: pc range, augmentation data. */
-static int fde_body(struct cr_cursor *c, const struct cr_ehsrc *src, struct cr_fde *fde)
+CR_HOT static int fde_body(struct cr_cursor *c, const struct cr_ehsrc *src, struct cr_fde *fde)
 {
 	struct cr_cie *cie = &fde->cie;
 	uint64_t range, aug_end = c->end;
@@ -237,10 +247,60 @@ static int fde_body(struct cr_cursor *c, const struct cr_ehsrc *src, struct cr_f
 }
 
 /*
+ * The FDE in place at p (the cursor's view, c->wp at c->pos == addr), in the
+ * form every linker and compiler of this decade writes: a 4-byte length, the
+ * whole entry in the view, a CIE with 'z', pcrel|sdata4 pointers and no LSDA,
+ * an augmentation length of one byte.  What fde_body gives for it, with loads
+ * at fixed offsets instead of the cursor's reads (LSB 5.0 "Frame Description
+ * Entry Format": length 4, CIE pointer 4, PC begin 4, PC range 4, augmentation
+ * length 1, then the instructions).  1: *fde written (its pc range, lsda,
+ * instructions and view; the caller checks pc against the range); 0: not this
+ * form, or anything odd in it: the general decoding decides, from the start.
+ */
+#define FAST_ENC (DW_EH_PE_pcrel | DW_EH_PE_sdata4)
+CR_HOT static int fast_fde(const struct cr_cursor *c, const struct cr_ehsrc *src, const struct span *sp,
+		    uint64_t addr, struct cr_fde *fde)
+{
+	const uint8_t *p = c->wp;
+	uint64_t len, end, range;
+	uint32_t u;
+	int32_t lo, r;
+
+	if (p == c->win || c->win_lo != addr || c->win_hi - addr < 17 || c->err)
+		return 0;	/* not in place, or too short for the form */
+	if (fde->cie.fde_enc != FAST_ENC || fde->cie.lsda_enc != DW_EH_PE_omit || !fde->cie.aug_z)
+		return 0;
+	memcpy(&u, p, 4);
+	len = u;
+	/* Not the extended length, room for the fields, inside the section and the view. */
+	if (len == 0xffffffff || len < 13 || len > sp->hi - addr - 4 || len > c->win_hi - addr - 4 ||
+	    (p[16] & 0x80) || p[16] > len - 13)
+		return 0;
+	end = addr + 4 + len;
+	memcpy(&lo, p + 8, 4);
+	memcpy(&r, p + 12, 4);
+	fde->pc_lo = addr + 8 + (uint64_t)(int64_t)lo;	/* pcrel: from the field's address */
+	range = (uint64_t)(int64_t)r;			/* sdata4, as cr_encptr reads it */
+	if (fde->pc_lo + range < fde->pc_lo)
+		return 0;
+	fde->pc_hi = fde->pc_lo + range;
+	fde->cie.bases = src->bases;
+	fde->cie.bases.func = fde->pc_lo;
+	fde->lsda = 0;
+	fde->insns = addr + 17 + p[16];
+	fde->insns_end = end;
+	fde->view.mem = c->mem;
+	fde->view.p = p;
+	fde->view.lo = addr;
+	fde->view.hi = end;
+	return 1;
+}
+
+/*
  * The FDE at addr into *out, on success only; with pc not NULL, success needs
  * the FDE to cover *pc (else -CR_ENOINFO: pc in a gap between FDEs).
  */
-static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
+CR_HOT static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const struct span *sp,
 		     uint64_t addr, const uint64_t *pc, struct cr_fde *out)
 {
 	struct cr_cursor c;
@@ -255,8 +315,15 @@ static int parse_fde(const struct cr_mem *m, const struct cr_ehsrc *src, const s
 		return ret < 0 ? ret : -CR_EINVAL;	/* the terminator is no FDE */
 	if (id == 0)
 		return -CR_EINVAL;	/* a CIE */
-	if ((ret = fde_cie(m, src, sp, addr, id_addr, id, &fde.cie)) < 0)
+	if ((ret = fde_cie(m, src, sp, addr, id_addr, id, &fde.cie, &fde.init, &fde.init_ok)) < 0)
 		return ret;
+	if (fast_fde(&c, src, sp, addr, &fde)) {
+		if (pc && (*pc < fde.pc_lo || *pc >= fde.pc_hi))
+			return -CR_ENOINFO;
+		fde.addr = addr;
+		*out = fde;
+		return 0;
+	}
 	cr_cursor_limit(&c, end);
 	if ((ret = fde_body(&c, src, &fde)) < 0)
 		return ret;
@@ -309,7 +376,8 @@ static int linear(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 			return ret < 0 ? ret : -CR_ENOINFO;
 		if (id != 0) {
 			if (id_addr - id != cie_at || !cie_at) {
-				if ((ret = fde_cie(m, src, sp, start, id_addr, id, &cie)) < 0)
+				if ((ret = fde_cie(m, src, sp, start, id_addr, id, &cie, NULL,
+						   NULL)) < 0)
 					return ret;
 				cie_at = id_addr - id;
 			}
@@ -334,7 +402,7 @@ struct hdr {
 	const uint8_t *at;	/* the table in place, NULL: not (yet) */
 };
 
-static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct hdr *h)
+CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct hdr *h)
 {
 	uint64_t end = src->eh_hdr_len ? src->eh_hdr + src->eh_hdr_len : UINT64_MAX;
 	uint8_t version, frame_enc, count_enc, table_enc;
@@ -428,7 +496,7 @@ static inline __attribute__((always_inline)) int entry(const struct table *t, ui
  * only off the search path gives the answer a sorted one would; the caller's
  * pc_lo <= pc < pc_hi check on the FDE catches a wrong pick.
  */
-static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const struct hdr *h,
+CR_HOT static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const struct hdr *h,
 		  uint64_t pc, uint64_t *fde_at)
 {
 	uint64_t a = 0, b = h->count, lo_val, hi_val, loc, mid;
@@ -463,7 +531,7 @@ static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 	return entry(&t, a, &loc, fde_at);
 }
 
-int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
+CR_HOT int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
 	       struct cr_fde *fde)
 {
 	struct hdr h = { 0, 0, 0, NULL };

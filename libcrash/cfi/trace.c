@@ -15,7 +15,7 @@
  * built compact (no full row, cfa.c): what step.c's decode gives the cache.
  * 0, or the lookup's or interpreter's error.
  */
-static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, uint64_t key)
+CR_HOT static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, uint64_t key)
 {
 	struct cr_ehsrc src;
 	struct cr_fde fde;
@@ -32,7 +32,7 @@ static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, u
 }
 
 /* The module of pc for the trace loop, if it has .eh_frame_hdr; else NULL. */
-static const struct cr_module *trace_module(struct cr_walk *w, uint64_t pc)
+CR_HOT static const struct cr_module *trace_module(struct cr_walk *w, uint64_t pc)
 {
 	const struct cr_module *mod;
 
@@ -51,6 +51,32 @@ static const struct cr_module *trace_module(struct cr_walk *w, uint64_t pc)
 struct trace {
 	uint64_t pc, lookup, sp, fp, key;
 };
+
+/*
+ * A first capture (the cache's generation 0: no slot was ever written) reads
+ * no slot of a page of the cache it has not written itself: such a page is
+ * fresh .bss, which a read maps to the zero page and the write after it
+ * copies, two page faults (~5 us here) where a put's write alone costs one
+ * (docs/performance.md, issue 20).  cold->pages: bit n, page n of the cache
+ * (32 slots) written by this trace's puts; the other pages' slots are taken
+ * as misses, which every slot of a cache never written is.
+ */
+#define CR_CACHE_PAGE_SLOTS (4096 / sizeof(struct cr_cache_slot))
+_Static_assert(CR_CACHE_SLOTS / CR_CACHE_PAGE_SLOTS <= 32, "one bit a page in a uint32_t");
+struct cold {
+	uint32_t pages;
+};
+
+static inline unsigned cold_page(uint64_t pc)
+{
+	return (unsigned)(cr_cache_slot_of(pc) - cr_cache_slots) / (unsigned)CR_CACHE_PAGE_SLOTS;
+}
+
+/* 1 if the slots of pc may be read: a warm trace, or a page this one wrote. */
+static inline int cold_readable(const struct cold *cold, uint64_t pc)
+{
+	return !cold || (cold->pages >> cold_page(pc) & 1);
+}
 
 /*
  * The home slot of (pc, key) if it holds that row, else NULL.  No sequence
@@ -91,12 +117,14 @@ static inline __attribute__((always_inline)) const struct cr_cache_slot *slot_fo
  * capture fills the cache as it goes and stays in the loop, rather than
  * walking everything again.
  */
-static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t lookup, uint64_t old)
+CR_HOT static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t lookup, uint64_t old,
+						struct cold *cold)
 {
 	const struct cr_module *mod;
 	struct cr_module q;
 	struct cr_crow crow;
 	uint64_t key;
+	int readable;
 
 	/* module_quick answers only for a module with .eh_frame_hdr (module.h);
 	   page 0 never holds one (what trace_module says). */
@@ -107,14 +135,17 @@ static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t looku
 	if (!mod)
 		return 0;
 	key = cr_module_key(mod);
-	if (key != old && slot_for(lookup, key))
+	readable = cold_readable(cold, lookup);
+	if (readable && key != old && slot_for(lookup, key))
 		return key;
 	if (!cr_cache_still(w->cache_gen))
 		return 0;
-	if (cr_cache_get(lookup, key, &crow) == 0)
+	if (readable && cr_cache_get(lookup, key, &crow) == 0)
 		cr_cache_put(lookup, key, &crow);	/* from the other slot to home */
 	else if (decode(w, mod, lookup, key) < 0)
 		return 0;
+	if (cold)
+		cold->pages |= 1u << cold_page(lookup);	/* (unless another writer was at work) */
 	w->cache_gen = cr_cache_begin();
 	return w->cache_gen & 1 ? 0 : key;
 }
@@ -127,9 +158,11 @@ static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t looku
  * (row.h: ra_w, fp_w), other shapes read through the checked reader.
  */
 static inline __attribute__((always_inline)) int
-trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (*strip)(uint64_t))
+trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (*strip)(uint64_t),
+	   struct cold *cold)
 {
-	const struct cr_cache_slot *s = slot_for(t->lookup, t->key);
+	const struct cr_cache_slot *s = cold_readable(cold, t->lookup) ? slot_for(t->lookup, t->key)
+								       : NULL;
 	uint64_t cfa, ra, fp = t->fp, x, v;
 	uint32_t word;
 	struct {
@@ -137,7 +170,7 @@ trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (
 	} fl;	/* the first four bytes of a struct cr_crow, read as one word */
 
 	if (__builtin_expect(!s, 0) &&
-	    (!(t->key = miss(w, t->lookup, t->key)) || !(s = slot_for(t->lookup, t->key))))
+	    (!(t->key = miss(w, t->lookup, t->key, cold)) || !(s = slot_for(t->lookup, t->key))))
 		return -CR_ENOINFO;
 	word = __atomic_load_n((const uint32_t *)(const void *)&s->row, __ATOMIC_RELAXED);
 	__builtin_memcpy(&fl, &word, sizeof(fl));
@@ -186,7 +219,7 @@ static inline int trace_end(const struct cr_walk *w, int n)
 /* The frames into out: as cr_cfi_fast_trace. */
 static inline __attribute__((always_inline)) int
 trace_loop(struct cr_walk *w, struct cr_mem_fast *f, struct trace t, unsigned max, void **out,
-	   uint64_t (*strip)(uint64_t))
+	   uint64_t (*strip)(uint64_t), struct cold *cold)
 {
 	int ret;
 
@@ -196,14 +229,23 @@ trace_loop(struct cr_walk *w, struct cr_mem_fast *f, struct trace t, unsigned ma
 		out[i] = (void *)(uintptr_t)t.pc;
 		if (++i == 0)
 			break;
-		if ((ret = trace_step(w, f, &t, strip)) != 0)
+		if ((ret = trace_step(w, f, &t, strip, cold)) != 0)
 			return ret == CR_END ? trace_end(w, (int)(max + (unsigned long)i)) : ret;
 	}
 	/* The last frame was not looked up: its pc has the checks still to pass. */
 	return t.pc < 4096 ? -CR_ENOINFO : trace_end(w, (int)max);
 }
 
-int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_regs *start,
+/* The trace of a first capture (struct cold), out of the warm loop's way. */
+CR_HOT static __attribute__((noinline)) int cold_trace(struct cr_walk *w, struct cr_mem_fast *f,
+					      struct trace t, unsigned max, void **out)
+{
+	struct cold cold = { 0 };
+
+	return trace_loop(w, f, t, max, out, w->arch->strip_ra, &cold);
+}
+
+CR_HOT int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_regs *start,
 		      unsigned max, void **out)
 {
 	const struct cr_arch *a = w->arch;
@@ -219,7 +261,9 @@ int cr_cfi_fast_trace(struct cr_walk *w, struct cr_mem_fast *f, const struct cr_
 	t.lookup = w->exact ? t.pc : t.pc - 1;
 	t.sp = start->r[a->sp];
 	t.fp = start->r[a->fp];
+	if (__builtin_expect(w->cache_gen == 0, 0))
+		return cold_trace(w, f, t, max, out);
 	if (!a->strip_ra)
-		return trace_loop(w, f, t, max, out, NULL);
-	return trace_loop(w, f, t, max, out, a->strip_ra);
+		return trace_loop(w, f, t, max, out, NULL, NULL);
+	return trace_loop(w, f, t, max, out, a->strip_ra, NULL);
 }

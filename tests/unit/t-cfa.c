@@ -597,6 +597,7 @@ struct objs {
 	const struct cr_arch *arch;
 	unsigned fdes, runs, bad;
 	unsigned memo_runs, memo_bad;	/* the CIE memo: the same row, cold and warm */
+	unsigned init_ok;		/* FDEs parsed with the CIE's rules from the memo */
 	unsigned view_bad;		/* in place (cr_mem_fast) against the cursor */
 	unsigned compact_runs, compact_bad;	/* cr_cfa_run_compact against the full row's */
 	struct cr_mem_fast fast;
@@ -689,6 +690,27 @@ static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
 				    memcmp(&rm, &r, sizeof(r)) != 0)
 					o->memo_bad++;
 			}
+			/* Parsed under the key, after those runs filled the memo: the
+			   CIE and its rules come with the FDE (init_ok), and the run
+			   takes the rules from it, not from the memo. */
+			if (!ret) {
+				struct cr_ehsrc ek = es;
+				struct cr_fde fk;
+				struct cr_row rk;
+
+				ek.modkey = es.eh_hdr | 1;
+				memset(&rk, 0x5a, sizeof(rk));
+				o->memo_runs++;
+				if (cr_eh_parse_fde(&cr_mem_self, &ek,
+						    es.eh_hdr + (uint64_t)(int64_t)e[1], &fk) != 0) {
+					o->memo_bad++;
+					continue;
+				}
+				o->init_ok += fk.init_ok;
+				if (cr_cfa_run(&cr_mem_self, o->arch, &fk, pcs[k], &rk) != 0 ||
+				    memcmp(&rk, &r, sizeof(r)) != 0)
+					o->memo_bad++;
+			}
 		}
 	}
 	return 0;
@@ -715,6 +737,8 @@ static void t_real(void)
 	printf("# the CIE memo: %u runs\n", o.memo_runs);
 	tap_ok(o.memo_runs > 200, "the CIE memo: real rows run cold and warm");
 	tap_is_u64(o.memo_bad, 0, "the CIE memo: every real row the same, cold and warm");
+	printf("# FDEs parsed with the CIE's rules from the memo: %u\n", o.init_ok);
+	tap_ok(o.init_ok > 200, "the CIE memo: real FDEs parsed with their CIE's rules (init_ok)");
 	tap_is_u64(o.view_bad, 0, "every real row the same read in place and by the cursor");
 	printf("# compact rows: %u\n", o.compact_runs);
 	tap_ok(o.compact_runs > 200, "real rows compacted");

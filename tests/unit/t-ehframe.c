@@ -661,6 +661,183 @@ static void t_cie_forms(void)
 	tap_is_i64(one(cie_omit_r, 0, &f), -CR_EINVAL, "FDE encoding omit");
 }
 
+/* ---------------------------------------- the in-place FDE form (fast_fde) */
+/*
+ * One FDE under the std "zR" pcrel|sdata4 CIE: range r (signed), aug_len
+ * bytes given by aug[] (its ULEB128 length first), then DW_CFA_nop padding.
+ * Returns the FDE's image offset.  lsda_cie: a "zLR" CIE (LSDA omit).
+ */
+static size_t fast_image(int32_t r, const uint8_t *aug, size_t aug_n, int wide, int lsda_cie)
+{
+	size_t cie, at;
+
+	memset(img, 0, sizeof(img));
+	n = FRAME;
+	if (lsda_cie) {
+		cie = begin(0);
+		u32(0), u8(1), str("zLR"), uleb(1), sleb(-8), u8(16), uleb(2);
+		u8(DW_EH_PE_omit), u8(DW_EH_PE_pcrel | DW_EH_PE_sdata4);
+		finish(cie);
+	} else {
+		cie = std_cie(1, 0);
+	}
+	at = begin(wide);
+	u32((uint32_t)(n - cie));
+	pcrel4(TEXT + 0x40);
+	u32((uint32_t)r);
+	for (size_t k = 0; k < aug_n; k++)
+		u8(aug[k]);
+	u8(0x41);	/* DW_CFA_advance_loc 1 */
+	finish(at);
+	u32(0);
+	cr_mem_buffer(&mem, IMG, img, n);
+	memset(&src, 0, sizeof(src));
+	src.eh_frame = IMG + FRAME;
+	src.eh_frame_end = IMG + n;
+	src.bases.data = IMG;
+	return at;
+}
+
+/* The FDE at off decoded in place (the buffer's views) and through reads
+   alone (faultmem: no views, the general decoding): the same answer. */
+static int same_both_ways(size_t off, struct cr_fde *fast, int *ret_out)
+{
+	struct faultmem fm;
+	struct cr_fde slow;
+	const struct cr_mem *plain = faultmem_init(&fm, &mem, NULL);
+	int r1, r2;
+
+	memset(fast, 0xa5, sizeof(*fast));
+	memset(&slow, 0xa5, sizeof(slow));
+	r1 = cr_eh_parse_fde(&mem, &src, IMG + off, fast);
+	r2 = cr_eh_parse_fde(plain, &src, IMG + off, &slow);
+	*ret_out = r1;
+	if (r1 != r2)
+		return 0;
+	if (r1 != 0)
+		return 1;
+	return fast->addr == slow.addr && fast->pc_lo == slow.pc_lo && fast->pc_hi == slow.pc_hi &&
+	       fast->lsda == slow.lsda && fast->insns == slow.insns &&
+	       fast->insns_end == slow.insns_end && fast->cie.addr == slow.cie.addr &&
+	       fast->cie.fde_enc == slow.cie.fde_enc && fast->cie.lsda_enc == slow.cie.lsda_enc &&
+	       fast->cie.aug_z == slow.cie.aug_z && fast->cie.insns == slow.cie.insns &&
+	       fast->cie.insns_end == slow.cie.insns_end &&
+	       fast->cie.bases.text == slow.cie.bases.text &&
+	       fast->cie.bases.data == slow.cie.bases.data &&
+	       fast->cie.bases.func == slow.cie.bases.func && fast->cie.ra == slow.cie.ra;
+}
+
+static void t_fast_fde(void)
+{
+	static const uint8_t none[] = { 0 }, three[] = { 3, 0xaa, 0xbb, 0xcc },
+			     two_byte[] = { 0x80, 0x00 }, past[] = { 0x7f },
+			     lsda[] = { 4, 0, 0, 0, 0 };
+	static const struct {
+		int32_t r;
+		const uint8_t *aug;
+		size_t aug_n;
+		int wide, lsda_cie, ret;
+		const char *name;
+	} v[] = {
+		{ 0x20, none, 1, 0, 0, 0, "aug length 0" },
+		{ 0x20, three, 4, 0, 0, 0, "aug length 3: skipped" },
+		{ 0x20, two_byte, 2, 0, 0, 0, "aug length 0 in two ULEB128 bytes" },
+		{ 0x20, past, 1, 0, 0, -CR_EINVAL, "aug length past the FDE" },
+		{ -0x10, none, 1, 0, 0, -CR_EINVAL, "a negative range (sdata4): pc_begin + range wraps" },
+		{ (int32_t)0x80000000, none, 1, 0, 0, 0, "the most negative range, not wrapping here" },
+		{ 0x20, none, 1, 1, 0, 0, "64-bit length" },
+		{ 0x20, lsda, 5, 0, 1, 0, "a CIE with 'L' (omit)" },
+	};
+	struct cr_fde f;
+	size_t at;
+	int ret;
+
+	for (size_t i = 0; i < CR_ARRAY_SIZE(v); i++) {
+		char name[128];
+
+		at = fast_image(v[i].r, v[i].aug, v[i].aug_n, v[i].wide, v[i].lsda_cie);
+		snprintf(name, sizeof(name), "in place as by reads: %s", v[i].name);
+		tap_ok(same_both_ways(at, &f, &ret), name);
+		snprintf(name, sizeof(name), "... %s: %d", v[i].name, v[i].ret);
+		tap_is_i64(ret, v[i].ret, name);
+	}
+
+	/* The exact fields of the common form (aug length 3). */
+	at = fast_image(0x20, three, 4, 0, 0);
+	tap_ok(cr_eh_parse_fde(&mem, &src, IMG + at, &f) == 0, "common form: decoded");
+	tap_is_u64(f.addr, IMG + at, "common form: addr");
+	tap_is_u64(f.pc_lo, TEXT + 0x40, "common form: pc_lo (pcrel from its field)");
+	tap_is_u64(f.pc_hi, TEXT + 0x60, "common form: pc_hi");
+	tap_is_u64(f.lsda, 0, "common form: no lsda");
+	tap_is_u64(f.insns, IMG + at + 17 + 3, "common form: instructions after the aug data");
+	tap_is_u64(f.insns_end, IMG + at + 24, "common form: instructions end with the entry");
+	tap_is_u64(f.cie.bases.func, TEXT + 0x40, "common form: the func base is pc_lo");
+	tap_ok(f.view.p == img + at && f.view.lo == IMG + at && f.view.hi == IMG + at + 24,
+	       "common form: the view is the FDE in place");
+	tap_is_u64(f.cie.addr, IMG + FRAME, "common form: its CIE");
+
+	/* A pc outside the range: -CR_ENOINFO, *fde untouched. */
+	{
+		struct cr_fde poison;
+		at = fast_image(0x20, none, 1, 0, 0);
+		/* With the hdr: the search picks this FDE for a pc past its end. */
+		n = 0;
+		u8(1), u8(DW_EH_PE_pcrel | DW_EH_PE_sdata4), u8(DW_EH_PE_udata4);
+		u8(DW_EH_PE_datarel | DW_EH_PE_sdata4);
+		pcrel4(IMG + FRAME);
+		u32(1);
+		u32((uint32_t)(TEXT + 0x40 - IMG)), u32((uint32_t)at);
+		n = at + 24 + 4;
+		cr_mem_buffer(&mem, IMG, img, n);
+		memset(&src, 0, sizeof(src));
+		src.eh_hdr = IMG;
+		src.eh_hdr_len = 20;
+		src.eh_frame_end = IMG + n;
+		src.bases.data = IMG;
+		memset(&f, 0xa5, sizeof(f));
+		memset(&poison, 0xa5, sizeof(poison));
+		tap_ok(cr_eh_find(&mem, &src, TEXT + 0x60, &f) == -CR_ENOINFO &&
+			       memcmp(&f, &poison, sizeof(f)) == 0,
+		       "common form: a pc past its range: -CR_ENOINFO, nothing written");
+		tap_ok(cr_eh_find(&mem, &src, TEXT + 0x5f, &f) == 0 && f.pc_lo == TEXT + 0x40,
+		       "common form: its last pc found by the search");
+	}
+
+	/* Live walks (a module key): the CIE from the memo, and the rules of
+	   its initial instructions read with it (init_ok), for cr_cfa_run. */
+	{
+		struct cr_cie_init ci;
+
+		at = fast_image(0x20, none, 1, 0, 0);
+		src.modkey = IMG | 1;
+		cr_cache_clear();
+		tap_ok(cr_eh_parse_fde(&mem, &src, IMG + at, &f) == 0 && !f.init_ok,
+		       "memo empty: the CIE parsed, no rules with it");
+		memset(&ci, 0, sizeof(ci));
+		ci.cfa.kind = CR_REG;
+		ci.cfa.reg = 7;
+		ci.cfa.off = 8;
+		ci.col[0] = 16;
+		ci.rule[0].kind = CR_OFFSET;
+		ci.rule[0].off = -8;
+		ci.n = 1;
+		cr_cie_memo_put(f.cie.addr, src.modkey, &f.cie, &ci);
+		memset(&f, 0xa5, sizeof(f));
+		tap_ok(cr_eh_parse_fde(&mem, &src, IMG + at, &f) == 0 && f.init_ok == 1 &&
+			       memcmp(&f.init, &ci, sizeof(ci)) == 0,
+		       "memo: the CIE's rules come with the FDE");
+		tap_ok(f.cie.addr == IMG + FRAME && f.cie.fde_enc == 0x1b && f.pc_lo == TEXT + 0x40,
+		       "memo: the CIE and the FDE as without it");
+		src.modkey = IMG | 3;
+		tap_ok(cr_eh_parse_fde(&mem, &src, IMG + at, &f) == 0 && !f.init_ok,
+		       "memo: another module's key: parsed, no rules with it");
+		src.modkey = 0;
+		tap_ok(cr_eh_parse_fde(&mem, &src, IMG + at, &f) == 0 && !f.init_ok,
+		       "no key (not live memory): no memo");
+		cr_cache_clear();
+	}
+}
+
 /* ------------------------------------------------------------ malformed FDEs */
 static void t_fde_malformed(void)
 {
@@ -1008,6 +1185,7 @@ int main(void)
 	t_hdr_variants();
 	t_cie_forms();
 	t_fde_malformed();
+	t_fast_fde();
 	t_truncations();
 	t_faults();
 	t_self();

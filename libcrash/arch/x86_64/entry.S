@@ -128,6 +128,8 @@ cr_getcontext:
 	.size	\name, .-\name
 .endm
 
+	/* With the capture's C code (common.h, CR_HOT). */
+	.section .text.hot.libcrash, "ax"
 	CR_ENTRY crash_backtrace_with, cr_backtrace_with_at
 	CR_ENTRY crash_backtrace, cr_backtrace_at
 
