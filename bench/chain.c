@@ -15,9 +15,12 @@
  * of 100, and prints the median batch's wall ns per capture.
  * CHAIN_TIME=cold: ITERS is ignored; prints the wall ns of the first capture
  * of this process (bench/run.sh runs it afresh and takes the median).
+ * CHAIN_THREAD=1: the chain runs in a thread of its own (pthread_create,
+ * glibc's default stack), not in the main thread.
  */
 #define UNW_LOCAL_ONLY
 #include <execinfo.h>
+#include <pthread.h>
 #ifndef BT_NO_LIBUNWIND
 #include <libunwind.h>
 #endif
@@ -126,10 +129,19 @@ int chain_leaf(int x)
 	return n + x;
 }
 
+static int depth;
+
+static void *in_thread(void *arg)
+{
+	(void)arg;
+	sink = chain_entry[NFN - depth](depth);
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const names[] = { "none", "cfi", "auto", "unw", "gcc", "glibc" };
-	int depth;
+	pthread_t t;
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: chain METHOD DEPTH ITERS\n");
@@ -146,6 +158,11 @@ int main(int argc, char **argv)
 	}
 	iters = atol(argv[3]);
 	timing = getenv("CHAIN_TIME");
+	if (getenv("CHAIN_THREAD")) {
+		if (pthread_create(&t, NULL, in_thread, NULL) != 0 || pthread_join(t, NULL) != 0)
+			return 1;
+		return 0;
+	}
 	sink = chain_entry[NFN - depth](depth);
 	return 0;
 }

@@ -23,7 +23,8 @@ ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
 	sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
 med() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 M="cfi auto unw gcc glibc"
-declare -A W32 W128 C32 I32 I128 IC
+MT="cfi auto unw"
+declare -A W32 W128 C32 I32 I128 IC T32 T128
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -32,6 +33,14 @@ for r in $(seq "$ROUNDS"); do
 		CHAIN_TIME=warm "$(bin $m)" $m 32 0 >>"$tmp/w32.$m"
 		CHAIN_TIME=warm "$(bin $m)" $m 128 0 >>"$tmp/w128.$m"
 	done
+	for m in $MT; do
+		CHAIN_THREAD=1 CHAIN_TIME=warm "$(bin $m)" $m 32 0 >>"$tmp/t32.$m"
+		CHAIN_THREAD=1 CHAIN_TIME=warm "$(bin $m)" $m 128 0 >>"$tmp/t128.$m"
+	done
+done
+for m in $MT; do
+	T32[$m]=$(med <"$tmp/t32.$m")
+	T128[$m]=$(med <"$tmp/t128.$m")
 done
 for r in $(seq "$COLD"); do
 	for m in $M; do
@@ -84,4 +93,13 @@ for m in cfi auto; do
 	echo "| $m | $(ratio "${W32[$m]}" "${W32[unw]}") | $(ratio "${W128[$m]}" "${W128[unw]}") |" \
 		"$(ratio "${C32[$m]}" "${C32[gcc]}") | $(ratio "${IC[$m]}" "${IC[gcc]}") |" \
 		"$(ratio "${I32[$m]}" "${I32[unw]}") |"
+done
+echo
+echo "In a thread other than the main one (glibc's default stack), warm, median ns:"
+echo
+echo "| method | thread warm d32 ns | thread warm d128 ns | d32 / unw | d128 / unw |"
+echo "|---|---|---|---|---|"
+for m in $MT; do
+	echo "| $(name $m) | ${T32[$m]} | ${T128[$m]} | $(ratio "${T32[$m]}" "${T32[unw]}") |" \
+		"$(ratio "${T128[$m]}" "${T128[unw]}") |"
 done
