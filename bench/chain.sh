@@ -8,6 +8,10 @@
 # median over ROUNDS processes.  Cold: the first capture of a fresh process,
 # the median over COLD processes.  Instructions: callgrind, warm the mean of K
 # captures after the first, cold the first (exact, load-independent).
+# Thread: the same warm captures in a thread other than the main one
+# (CHAIN_THREAD=1), for libcrash and unw_backtrace, in the same rounds; and
+# libcrash on a thread stack it does not remember (guard size 0:
+# CHAIN_THREAD=noguard), whose captures prove their pages each time.
 set -euo pipefail
 B=${top_builddir:-.}
 CH=$B/bench/chain
@@ -37,10 +41,19 @@ for r in $(seq "$ROUNDS"); do
 		CHAIN_THREAD=1 CHAIN_TIME=warm "$(bin $m)" $m 32 0 >>"$tmp/t32.$m"
 		CHAIN_THREAD=1 CHAIN_TIME=warm "$(bin $m)" $m 128 0 >>"$tmp/t128.$m"
 	done
+	for m in cfi auto; do
+		CHAIN_THREAD=noguard CHAIN_TIME=warm "$(bin $m)" $m 32 0 >>"$tmp/n32.$m"
+		CHAIN_THREAD=noguard CHAIN_TIME=warm "$(bin $m)" $m 128 0 >>"$tmp/n128.$m"
+	done
 done
 for m in $MT; do
 	T32[$m]=$(med <"$tmp/t32.$m")
 	T128[$m]=$(med <"$tmp/t128.$m")
+done
+declare -A N32 N128
+for m in cfi auto; do
+	N32[$m]=$(med <"$tmp/n32.$m")
+	N128[$m]=$(med <"$tmp/n128.$m")
 done
 for r in $(seq "$COLD"); do
 	for m in $M; do
@@ -102,4 +115,8 @@ echo "|---|---|---|---|---|"
 for m in $MT; do
 	echo "| $(name $m) | ${T32[$m]} | ${T128[$m]} | $(ratio "${T32[$m]}" "${T32[unw]}") |" \
 		"$(ratio "${T128[$m]}" "${T128[unw]}") |"
+done
+for m in cfi auto; do
+	echo "| $(name $m), guard size 0 (not remembered) | ${N32[$m]} | ${N128[$m]} |" \
+		"$(ratio "${N32[$m]}" "${T32[unw]}") | $(ratio "${N128[$m]}" "${T128[unw]}") |"
 done

@@ -101,10 +101,39 @@ static int through_module(int k, int depth)
 	return r;
 }
 
+/*
+ * What a thread's remembered proof stands on (docs/design.md): glibc puts
+ * the thread's static TLS (libcrash.so's record with it) in its stack block
+ * above every frame, TLS variant II (x86_64) and I (aarch64, riscv64,
+ * loongarch64) alike: this program's own initial-exec variable is there
+ * too, inside the stack glibc reports, above this frame.
+ */
+static __thread __attribute__((tls_model("initial-exec"))) char tls_mark;
+static int layout_bad;
+
+static void tls_above_frames(void)
+{
+	uintptr_t fp = (uintptr_t)__builtin_frame_address(0), tls = (uintptr_t)&tls_mark;
+	pthread_attr_t a;
+	void *lo;
+	size_t size;
+
+	if (pthread_getattr_np(pthread_self(), &a) != 0)
+		return;
+	if (pthread_attr_getstack(&a, &lo, &size) != 0 || tls < (uintptr_t)lo ||
+	    tls >= (uintptr_t)lo + size || fp < (uintptr_t)lo || fp >= tls) {
+		fprintf(stderr, "# stack [%p, +%zu), frame %#lx, TLS %#lx\n", lo, size,
+			(unsigned long)fp, (unsigned long)tls);
+		__atomic_fetch_add(&layout_bad, 1, __ATOMIC_RELAXED);
+	}
+	pthread_attr_destroy(&a);
+}
+
 static void *thread_main(void *arg)
 {
 	int k = (int)(intptr_t)arg;
 
+	tls_above_frames();
 	return (void *)(intptr_t)(check(NULL) & through_module(k & 1, 3 + k % 5));
 }
 
@@ -375,6 +404,7 @@ int main(int argc, char **argv)
 	tap_ok(owns, "threads on stacks of their own, freed and overwritten between captures");
 	tap_ok(alts, "captures on an alternate signal stack, unmapped between captures");
 	tap_ok(forks, "captures in forked children, with a module and a thread");
+	tap_is_i64(layout_bad, 0, "every thread's static TLS inside its stack, above its frames");
 	tap_is_i64(bad, 0, "no capture differed from glibc backtrace()");
 
 	{
