@@ -267,7 +267,7 @@ static int deny_vmreadv(void)
 	struct sock_fprog prog = { (unsigned short)(sizeof(f) / sizeof(f[0])), f };
 
 	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
-	       syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0;
+	       prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0;
 }
 
 /* The kernel answers PROCMAP_QUERY (Linux 6.11; not qemu-user): else no
