@@ -406,7 +406,8 @@ static unsigned main_asks;	/* captures that could have asked (the first does not
  * or on one reused from its cache, so a record never outlives its thread.
  * Where it lies is the proof's top: glibc puts a thread's static TLS at the
  * top of its stack block, above every frame (variant II, x86_64: below the
- * TCB; variant I, aarch64 and riscv64: above it, the TCB above the stack).
+ * TCB; variant I, aarch64, riscv64 and loongarch64: above it, the TCB above
+ * the stack).
  */
 enum { OWN_NONE, OWN_MARKED, OWN_SEEN, OWN_ASKING, OWN_KNOWN, OWN_NEVER };
 struct own_stack {
