@@ -15,9 +15,14 @@
  * of 100, and prints the median batch's wall ns per capture.
  * CHAIN_TIME=cold: ITERS is ignored; prints the wall ns of the first capture
  * of this process (bench/run.sh runs it afresh and takes the median).
+ * CHAIN_THREAD=1: the chain runs in a thread of its own (pthread_create,
+ * glibc's default stack), not in the main thread; CHAIN_THREAD=noguard: on a
+ * stack with guard size 0, which libcrash does not remember (its captures
+ * prove their pages each time, as every thread's did before 2026-11-27).
  */
 #define UNW_LOCAL_ONLY
 #include <execinfo.h>
+#include <pthread.h>
 #ifndef BT_NO_LIBUNWIND
 #include <libunwind.h>
 #endif
@@ -126,10 +131,34 @@ int chain_leaf(int x)
 	return n + x;
 }
 
+static int depth;
+
+static void *in_thread(void *arg)
+{
+	(void)arg;
+	sink = chain_entry[NFN - depth](depth);
+	return NULL;
+}
+
+/* CHAIN_THREAD: the chain in a thread (th "noguard": guard size 0). */
+__attribute__((noinline, cold)) static int thread_chain(const char *th)
+{
+	pthread_attr_t a;
+	pthread_t t;
+
+	pthread_attr_init(&a);
+	if (strcmp(th, "noguard") == 0)
+		pthread_attr_setguardsize(&a, 0);
+	if (pthread_create(&t, &a, in_thread, NULL) != 0 || pthread_join(t, NULL) != 0)
+		return 1;
+	pthread_attr_destroy(&a);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const names[] = { "none", "cfi", "auto", "unw", "gcc", "glibc" };
-	int depth;
+	const char *th;
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: chain METHOD DEPTH ITERS\n");
@@ -146,6 +175,8 @@ int main(int argc, char **argv)
 	}
 	iters = atol(argv[3]);
 	timing = getenv("CHAIN_TIME");
+	if ((th = getenv("CHAIN_THREAD")))
+		return thread_chain(th);
 	sink = chain_entry[NFN - depth](depth);
 	return 0;
 }

@@ -8,6 +8,10 @@
 # median over ROUNDS processes.  Cold: the first capture of a fresh process,
 # the median over COLD processes.  Instructions: callgrind, warm the mean of K
 # captures after the first, cold the first (exact, load-independent).
+# Thread: the same warm captures in a thread other than the main one
+# (CHAIN_THREAD=1), for libcrash and unw_backtrace, in the same rounds; and
+# libcrash on a thread stack it does not remember (guard size 0:
+# CHAIN_THREAD=noguard), whose captures prove their pages each time.
 set -euo pipefail
 B=${top_builddir:-.}
 CH=$B/bench/chain
@@ -23,7 +27,8 @@ ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 |
 	sed -n 's/.*Collected : \([0-9]*\).*/\1/p'; }
 med() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 M="cfi auto unw gcc glibc"
-declare -A W32 W128 C32 I32 I128 IC
+MT="cfi auto unw"
+declare -A W32 W128 C32 I32 I128 IC T32 T128
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -32,6 +37,23 @@ for r in $(seq "$ROUNDS"); do
 		CHAIN_TIME=warm "$(bin $m)" $m 32 0 >>"$tmp/w32.$m"
 		CHAIN_TIME=warm "$(bin $m)" $m 128 0 >>"$tmp/w128.$m"
 	done
+	for m in $MT; do
+		CHAIN_THREAD=1 CHAIN_TIME=warm "$(bin $m)" $m 32 0 >>"$tmp/t32.$m"
+		CHAIN_THREAD=1 CHAIN_TIME=warm "$(bin $m)" $m 128 0 >>"$tmp/t128.$m"
+	done
+	for m in cfi auto; do
+		CHAIN_THREAD=noguard CHAIN_TIME=warm "$(bin $m)" $m 32 0 >>"$tmp/n32.$m"
+		CHAIN_THREAD=noguard CHAIN_TIME=warm "$(bin $m)" $m 128 0 >>"$tmp/n128.$m"
+	done
+done
+for m in $MT; do
+	T32[$m]=$(med <"$tmp/t32.$m")
+	T128[$m]=$(med <"$tmp/t128.$m")
+done
+declare -A N32 N128
+for m in cfi auto; do
+	N32[$m]=$(med <"$tmp/n32.$m")
+	N128[$m]=$(med <"$tmp/n128.$m")
 done
 for r in $(seq "$COLD"); do
 	for m in $M; do
@@ -84,4 +106,17 @@ for m in cfi auto; do
 	echo "| $m | $(ratio "${W32[$m]}" "${W32[unw]}") | $(ratio "${W128[$m]}" "${W128[unw]}") |" \
 		"$(ratio "${C32[$m]}" "${C32[gcc]}") | $(ratio "${IC[$m]}" "${IC[gcc]}") |" \
 		"$(ratio "${I32[$m]}" "${I32[unw]}") |"
+done
+echo
+echo "In a thread other than the main one (glibc's default stack), warm, median ns:"
+echo
+echo "| method | thread warm d32 ns | thread warm d128 ns | d32 / unw | d128 / unw |"
+echo "|---|---|---|---|---|"
+for m in $MT; do
+	echo "| $(name $m) | ${T32[$m]} | ${T128[$m]} | $(ratio "${T32[$m]}" "${T32[unw]}") |" \
+		"$(ratio "${T128[$m]}" "${T128[unw]}") |"
+done
+for m in cfi auto; do
+	echo "| $(name $m), guard size 0 (not remembered) | ${N32[$m]} | ${N128[$m]} |" \
+		"$(ratio "${N32[$m]}" "${T32[unw]}") | $(ratio "${N128[$m]}" "${T128[unw]}") |"
 done

@@ -27,6 +27,7 @@
 #include "altstack.h"
 #include "crash-int.h"
 #include "disp.h"
+#include "mem.h"
 #include "sys.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -158,6 +159,7 @@ struct start {
 	void *(*fn)(void *);
 	void *arg;
 	void *map;
+	int own;	/* a stack block of glibc's with a guard page (glibc_block) */
 };
 #define START_ROOM 64	/* sizeof(struct start), rounded to keep the stack aligned */
 _Static_assert(sizeof(struct start) <= START_ROOM, "room for struct start");
@@ -189,9 +191,36 @@ static int have_key(void)
 	return s == 2;
 }
 
+/*
+ * The new thread's stack will be a block glibc maps, with a guard page:
+ * the attributes give no stack of the application's own and a guard size
+ * above 0 (NULL: glibc's defaults).  Only then may the thread's captures
+ * remember its stack (cr_mem_own_mark, docs/design.md "Remembered
+ * proofs"): the kernel's check below the mapping finds a PROT_NONE page,
+ * but only glibc's guard proves nothing of the program's merged into it.
+ * Both getters read the attributes' fields (no allocation, no lock); a
+ * stack address never set reads as its top 0 (glibc gives the address
+ * minus the size), one set never does.
+ */
+static int glibc_block(const pthread_attr_t *attr)
+{
+	size_t guard = 0, size = 0;
+	void *addr = NULL;
+
+	if (!attr)
+		return 1;
+	if (pthread_attr_getguardsize(attr, &guard) != 0 || guard == 0 ||
+	    pthread_attr_getstack(attr, &addr, &size) != 0)
+		return 0;
+	return (uintptr_t)addr + size == 0;
+}
+
 static void *thread_start(void *p)
 {
 	struct start s = *(struct start *)p;
+
+	if (s.own)
+		cr_mem_own_mark();
 
 	if (cr_altstack_use(s.map, CR_ALT_SIZE - START_ROOM) == 1 &&
 	    pthread_setspecific(key, s.map) == 0) {
@@ -226,6 +255,7 @@ EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *attr, void *(*fn)(
 	s->fn = fn;
 	s->arg = arg;
 	s->map = map;
+	s->own = glibc_block(attr);
 	ret = create(t, attr, thread_start, s);
 	if (ret != 0)
 		cr_altstack_release(map);

@@ -402,8 +402,35 @@ CR_INSTALL_DATA static unsigned main_asks;	/* captures that could have asked (th
    down is in another mapping, and asking would only cost three system calls. */
 #define CR_MAIN_STACK_MAX (256ull << 20)
 
+/*
+ * The calling thread's own stack (cr_mem_own_mark, docs/design.md): its
+ * state and the low end of the kernel's mapping that holds the record
+ * itself, above a PROT_NONE guard.  Initial-exec thread-local storage: a
+ * load at a fixed offset from the thread pointer (no __tls_get_addr, which
+ * may allocate), and glibc zeroes it for every new thread, on a fresh block
+ * or on one reused from its cache, so a record never outlives its thread.
+ * Where it lies is the proof's top: glibc puts a thread's static TLS at the
+ * top of its stack block, above every frame (variant II, x86_64: below the
+ * TCB; variant I, aarch64, riscv64 and loongarch64: above it, the TCB above
+ * the stack).
+ */
+enum { OWN_NONE, OWN_MARKED, OWN_SEEN, OWN_ASKING, OWN_KNOWN, OWN_NEVER };
+struct own_stack {
+	uint64_t lo;
+	int state;	/* OWN_*: written by the thread alone (and its handlers) */
+};
+static __thread __attribute__((tls_model("initial-exec"))) struct own_stack own;
+
+void cr_mem_own_mark(void)
+{
+	if (own.state == OWN_NONE)
+		own.state = OWN_MARKED;
+}
+
 void cr_mem_stacks_reset(void)
 {
+	own.state = OWN_NONE;
+	own.lo = 0;
 	__atomic_store_n(&main_hi, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&main_lo, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&main_state, 0, __ATOMIC_RELEASE);
@@ -469,24 +496,105 @@ static void main_stack_ask(uint64_t sp)
 	__atomic_store_n(&main_state, state, __ATOMIC_RELEASE);
 }
 
+/* The mapping that covers addr (not the next one).  0 or -1. */
+static int vma_at(int fd, uint64_t addr, struct cr_procmap_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->size = sizeof(*q);
+	q->query_addr = addr;
+	if (cr_sys_ioctl(fd, CR_PROCMAP_QUERY, q) != 0 || addr < q->vma_start ||
+	    addr >= q->vma_end)
+		return -1;
+	return 0;
+}
+
+#define CR_VMA_SHARED 8	/* PROCMAP_QUERY_VMA_SHARED */
+
+/*
+ * Ask the kernel for the thread's own stack: the mapping at `top` (the
+ * record's own address, in glibc's block above every frame) must be
+ * private, anonymous, readable and writable, and sit right on a PROT_NONE
+ * mapping (glibc's guard page: nothing merges across it, so the mapping
+ * starts where the block's usable part starts; below it, with no guard,
+ * it might have merged with a neighbour the program unmaps).  Its start is
+ * the record's low end.  Once per thread: the state says what came of it.
+ */
+static void own_stack_ask(uint64_t top)
+{
+	struct cr_procmap_query q;
+	uint64_t lo;
+	int fd, state = OWN_NEVER;
+
+	own.state = OWN_ASKING;	/* a handler's capture meanwhile: not now */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	fd = cr_sys_open("/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
+	if (fd >= 0) {
+		if (vma_at(fd, top, &q) == 0 &&
+		    (q.vma_flags & (CR_MAP_R | CR_MAP_W | CR_VMA_SHARED)) == (CR_MAP_R | CR_MAP_W) &&
+		    q.inode == 0 && q.dev_major == 0 && (lo = q.vma_start) > 4096 &&
+		    top - lo >= 4096 && vma_at(fd, lo - 1, &q) == 0 && q.vma_end == lo &&
+		    !(q.vma_flags & (CR_MAP_R | CR_MAP_W | CR_MAP_X))) {
+			own.lo = lo;
+			state = OWN_KNOWN;
+		}
+		cr_sys_close(fd);
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);	/* lo before the state that says it is there */
+	own.state = state;
+}
+
+/*
+ * The thread's own stack as run 0 if sp is on it: [sp's page, top), the
+ * part between the frames in use and the record (docs/design.md).  Not at
+ * the thread's first capture (opening /proc/self/maps costs more than a
+ * capture's own proofs): the second asks.  1 if the run is there.
+ */
+static int own_stack_run(struct cr_mem_fast *f, uint64_t sp)
+{
+	uint64_t top = (uintptr_t)&own, lo;
+	int state = own.state;
+
+	if (__builtin_expect(state != OWN_KNOWN, 0)) {
+		if (state == OWN_MARKED)
+			own.state = OWN_SEEN;
+		if (state != OWN_SEEN)
+			return 0;
+		own_stack_ask(top);
+		if (own.state != OWN_KNOWN)
+			return 0;
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	lo = own.lo;
+	if (sp - lo >= top - lo || top - sp < 8)
+		return 0;	/* an alternate or coroutine stack, elsewhere */
+	sp &= ~4095ull;
+	f->lo[0] = sp;
+	f->span[0] = top - sp - 7;
+	to_front(f, 0);
+	return 1;
+}
+
 void cr_mem_fast_stacks(struct cr_mem_fast *f, uint64_t sp)
 {
 	uint64_t lo = __atomic_load_n(&main_lo, __ATOMIC_ACQUIRE);
 	uint64_t hi = __atomic_load_n(&main_hi, __ATOMIC_ACQUIRE);
+	int mine = own_stack_run(f, sp);
 
 	/* Not at a process's first capture: opening /proc/self/maps costs more
 	   (20-45 us on the test machine) than a cold capture's own proofs; the
 	   second capture asks, and the ones after it make no system call. */
-	if (__builtin_expect(hi == 0 || (sp < lo && hi - sp < CR_MAIN_STACK_MAX), 0) &&
+	if (__builtin_expect(hi == 0 || (sp < lo && hi - sp < CR_MAIN_STACK_MAX), 0) && !mine &&
 	    __atomic_fetch_add(&main_asks, 1, __ATOMIC_RELAXED) > 0) {
 		main_stack_ask(sp);
 		lo = __atomic_load_n(&main_lo, __ATOMIC_ACQUIRE);
 		hi = __atomic_load_n(&main_hi, __ATOMIC_ACQUIRE);
 	}
 	if (hi) {
-		/* main_lo is read first: a lower value stored since is also proven. */
-		f->lo[0] = lo;
-		f->span[0] = hi - lo - 7;
-		to_front(f, 0);
+		/* main_lo is read first: a lower value stored since is also proven.
+		   Behind the thread's own stack if that is where the capture is. */
+		f->lo[mine] = lo;
+		f->span[mine] = hi - lo - 7;
+		if (!mine)
+			to_front(f, 0);
 	}
 }

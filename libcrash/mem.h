@@ -68,11 +68,23 @@ void cr_mem_fast_init(struct cr_mem_fast *f);
  * (just initialised) starts with the stacks known to stay readable for as
  * long as anyone can ask: the main thread's [stack] (the kernel's mapping,
  * which only grows; asked of PROCMAP_QUERY once per process, with a name
- * check), as run 0.  A capture on it then makes no system call.  AS-safe.
+ * check), as run 0; or, when sp is on it, the calling thread's own stack
+ * (cr_mem_own_mark) from sp's page to its top, as run 0 and the main
+ * stack as run 1.  A capture on them then makes no system call.  AS-safe.
  */
 void cr_mem_fast_stacks(struct cr_mem_fast *f, uint64_t sp);
 
-/* Forget the main thread's stack (tests). */
+/*
+ * The calling thread runs on a stack block glibc made with a guard page
+ * (libcrash.so's pthread_create wrapper says so, at the thread's start):
+ * from its second capture on, cr_mem_fast_stacks may remember it, in the
+ * thread's own storage (docs/design.md, "Remembered proofs").  A thread
+ * never marked (the main one, a user stack, no guard, made without the
+ * wrapper) proves its pages per capture.  AS-safe, no allocation.
+ */
+void cr_mem_own_mark(void);
+
+/* Forget the main thread's stack, and the calling thread's (tests). */
 void cr_mem_stacks_reset(void);
 
 /* An 8-byte read through f outside run 0 (cr_mem_fast_read64 inlines the rest). */

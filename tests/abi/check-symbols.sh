@@ -13,6 +13,19 @@ bad=$(comm -23 <(echo "$undef") <(echo "$allowed"))
 is "$bad" "" "every undefined symbol is on the allowlist"
 [ -z "$bad" ] || echo "$bad" | sed 's/^/#   not allowed: /'
 check "no malloc/stdio/dladdr/dl_iterate_phdr imported" sh -c "! echo '$undef' | grep -qxE 'malloc|calloc|realloc|free|printf|fprintf|snprintf|dladdr|dl_iterate_phdr|backtrace|fopen|fwrite'"
+# Thread-local storage only of the initial-exec model (a thread's remembered
+# stack, libcrash/mem.c): __tls_get_addr may allocate.
+check "no __tls_get_addr (TLS initial-exec only)" sh -c "! echo '$undef' | grep -qxE '__tls_get_addr|__tls_get_offset'"
+# ... nor TLS descriptors or module ids (aarch64's general dynamic model goes
+# through a TLSDESC resolver, no import): only offsets from the thread pointer.
+nm0=${NM%% *}
+READELF=${READELF:-${nm0%nm}readelf}
+if relocs=$($READELF -rW "$so" 2>/dev/null); then
+	is "$(printf '%s\n' "$relocs" | grep -cE 'TLSDESC|DTPMOD|DTPOFF|TLS_DTP' || true)" 0 \
+		"no TLS descriptor or module-id relocations"
+else
+	skip "no TLS descriptor or module-id relocations" "no readelf for this target ($READELF)"
+fi
 
 exports=$($NM -D --defined-only "$so" | awk '$2 ~ /[TWDBR]/ {print $3}' | sed 's/@.*//' | sort -u)
 # crash_*, and what libcrash.so takes over from glibc (libcrash/interpose.c).

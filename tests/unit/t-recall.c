@@ -5,19 +5,30 @@
  * address, threads are made and joined (their stacks freed, glibc's and the
  * application's own), the process forks, and a signal handler runs on an
  * alternate stack that is then freed; every capture must give what libgcc's
- * unwinder gives (glibc backtrace()) and never fault.  Linked with
+ * unwinder gives (glibc backtrace()) and never fault.  Then which threads
+ * remember their own stack: with process_vm_readv denied to a thread (a
+ * seccomp filter of its own), only captures through a remembered proof can
+ * read its stack.  Linked with
  * libcrash.so (its pthread_create wrapper in the path).  Run under ASan and
  * valgrind by the CI as a unit test.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <execinfo.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,6 +48,8 @@ static int bad;	/* captures that differed, in this process */
  * rest must be the same return addresses.  Under ASan, backtrace() is its
  * interceptor's, whose own frame comes first: one more frame at most.
  */
+static int quiet;	/* a thread expected to differ (denied, not remembered): no dump */
+
 __attribute__((noinline)) static int same(int e)
 {
 	void *ours[MAXF], *ref[MAXF];
@@ -45,6 +58,8 @@ __attribute__((noinline)) static int same(int e)
 
 	if (n < 2 || m < n || m > n + 1 ||
 	    memcmp(ours + 1, ref + (m - n) + 1, (size_t)(n - 1) * sizeof(void *)) != 0) {
+		if (__atomic_load_n(&quiet, __ATOMIC_RELAXED))
+			return 0;
 		fprintf(stderr, "# engine %d: %d frames, backtrace() %d\n", e, n, m);
 		for (int i = 0; i < n || i < m; i++)
 			fprintf(stderr, "#  %2d %p %p\n", i, i < n ? ours[i] : NULL,
@@ -86,10 +101,39 @@ static int through_module(int k, int depth)
 	return r;
 }
 
+/*
+ * What a thread's remembered proof stands on (docs/design.md): glibc puts
+ * the thread's static TLS (libcrash.so's record with it) in its stack block
+ * above every frame, TLS variant II (x86_64) and I (aarch64, riscv64,
+ * loongarch64) alike: this program's own initial-exec variable is there
+ * too, inside the stack glibc reports, above this frame.
+ */
+static __thread __attribute__((tls_model("initial-exec"))) char tls_mark;
+static int layout_bad;
+
+static void tls_above_frames(void)
+{
+	uintptr_t fp = (uintptr_t)__builtin_frame_address(0), tls = (uintptr_t)&tls_mark;
+	pthread_attr_t a;
+	void *lo;
+	size_t size;
+
+	if (pthread_getattr_np(pthread_self(), &a) != 0)
+		return;
+	if (pthread_attr_getstack(&a, &lo, &size) != 0 || tls < (uintptr_t)lo ||
+	    tls >= (uintptr_t)lo + size || fp < (uintptr_t)lo || fp >= tls) {
+		fprintf(stderr, "# stack [%p, +%zu), frame %#lx, TLS %#lx\n", lo, size,
+			(unsigned long)fp, (unsigned long)tls);
+		__atomic_fetch_add(&layout_bad, 1, __ATOMIC_RELAXED);
+	}
+	pthread_attr_destroy(&a);
+}
+
 static void *thread_main(void *arg)
 {
 	int k = (int)(intptr_t)arg;
 
+	tls_above_frames();
 	return (void *)(intptr_t)(check(NULL) & through_module(k & 1, 3 + k % 5));
 }
 
@@ -205,6 +249,136 @@ static int in_child(int k)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
+/*
+ * Which threads remember their own stack.  process_vm_readv denied to the
+ * calling thread alone (a seccomp filter is the thread's; no_new_privs too):
+ * a capture can then read the stack only through a remembered proof, so it
+ * equals backtrace() if the stack is remembered and is cut short if not.
+ * 1 if the filter is in place.
+ */
+static int deny_vmreadv(void)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { (unsigned short)(sizeof(f) / sizeof(f[0])), f };
+
+	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+	       prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) == 0;
+}
+
+/* The kernel answers PROCMAP_QUERY (Linux 6.11; not qemu-user): else no
+   stack is remembered, and every capture proves its pages. */
+static int have_query(void)
+{
+	uint64_t q[13] = { 104, 0, (uintptr_t)&have_query };	/* size, flags, address */
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return 0;
+	ok = ioctl(fd, 0xc0686611ul, q) == 0;	/* _IOWR('f', 17, 104 bytes) */
+	close(fd);
+	return ok;
+}
+
+struct probe {
+	int deny;	/* 0: warm the rows up, captures as usual */
+	int own;	/* expected: the stack is remembered */
+	int ok;		/* 1 as expected, 0 not, -1 no filter here */
+	int alt;	/* a capture on an alternate stack (mmap, outside the record) */
+};
+
+static volatile sig_atomic_t alt_same;
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	alt_same = same(-1);
+}
+
+static void *probe_main(void *arg)
+{
+	struct probe *p = arg;
+	int first, second, third;
+
+	if (p->deny && !deny_vmreadv()) {
+		p->ok = -1;
+		return NULL;
+	}
+	/* A thread's first capture never asks: nothing remembered yet (its
+	   storage is new, whatever thread had the same block before), so
+	   its stack cannot be read. */
+	first = same(-1);
+	second = same(-1);	/* asks the kernel (not denied): remembered or not */
+	third = same(CRASH_ENGINE_CFI);
+	if (getenv("RECALL_DEBUG"))
+		fprintf(stderr, "# deny %d own %d: %d %d %d\n", p->deny, p->own, first, second, third);
+	/* Not denied (the captures that warm the rows up): all equal. */
+	p->ok = p->deny ? !first && (p->own ? second && third : !second && !third)
+			: first && second && third;
+	if (p->alt) {
+		size_t size = 64 * 1024;
+		void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				 -1, 0);
+		stack_t ss = { .ss_sp = mem, .ss_size = size }, off = { .ss_flags = SS_DISABLE };
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_usr2;
+		sa.sa_flags = SA_ONSTACK;
+		if (mem == MAP_FAILED || sigaltstack(&ss, NULL) != 0 ||
+		    sigaction(SIGUSR2, &sa, NULL) != 0)
+			return p->ok = 0, NULL;
+		alt_same = 1;
+		raise(SIGUSR2);
+		/* On the alternate stack the record does not serve: denied, the
+		   capture is cut short. */
+		p->ok &= p->deny ? !alt_same : alt_same;
+		sigaltstack(&off, NULL);
+		munmap(mem, size);
+	}
+	return NULL;
+}
+
+/* A probe thread: stack size (0: glibc's default), guard size (-1: default),
+   user: a stack of our own (1: posix_memalign, 2: mmap under a guard page). */
+static int probe(int deny, size_t size, long guard, int user, int own, int alt)
+{
+	struct probe p = { deny, own, 0, alt };
+	pthread_attr_t a;
+	pthread_t t;
+	void *mem = NULL;
+	size_t len = size + 4096;
+
+	pthread_attr_init(&a);
+	if (size && !user)
+		pthread_attr_setstacksize(&a, size);
+	if (guard >= 0)
+		pthread_attr_setguardsize(&a, (size_t)guard);
+	if (user == 1 && posix_memalign(&mem, 4096, size) == 0)
+		pthread_attr_setstack(&a, mem, size);
+	if (user == 2) {
+		mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (mem == MAP_FAILED || mprotect(mem, 4096, PROT_NONE) != 0)
+			return 0;
+		pthread_attr_setstack(&a, (char *)mem + 4096, size);
+	}
+	if (pthread_create(&t, &a, probe_main, &p) != 0)
+		return 0;
+	pthread_join(t, NULL);
+	pthread_attr_destroy(&a);
+	if (user == 1)
+		free(mem);
+	if (user == 2)
+		munmap(mem, len);
+	if (p.ok < 0)
+		fprintf(stderr, "# no seccomp filter in a thread: not checked\n");
+	return p.ok != 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const size_t sizes[] = { 0, 64 * 1024, 256 * 1024, 1024 * 1024, 96 * 1024 };
@@ -230,6 +404,32 @@ int main(int argc, char **argv)
 	tap_ok(owns, "threads on stacks of their own, freed and overwritten between captures");
 	tap_ok(alts, "captures on an alternate signal stack, unmapped between captures");
 	tap_ok(forks, "captures in forked children, with a module and a thread");
+	tap_is_i64(layout_bad, 0, "every thread's static TLS inside its stack, above its frames");
 	tap_is_i64(bad, 0, "no capture differed from glibc backtrace()");
+
+	{
+		int q = have_query(), k, ok;
+
+		quiet = 1;
+		ok = probe(0, 0, -1, 0, 0, 1);	/* the rows of probe_main's frames, cached */
+		tap_ok(ok, "a thread's captures, for the cache");
+		tap_ok(probe(1, 0, -1, 0, q, 1),
+		       "glibc's default stack: remembered from the second capture, not on an altstack");
+		for (ok = 1, k = 0; k < 3; k++) {
+			/* 48 MiB: more than glibc caches, unmapped at the join; the
+			   smaller block after it is mapped at the top of the hole,
+			   where the bigger one's thread pointer was. */
+			ok &= probe(1, 48u << 20, -1, 0, q, 0);
+			ok &= probe(1, 256 * 1024, -1, 0, q, 0);
+			ok &= probe(1, 1024 * 1024, -1, 0, q, 0);
+			ok &= probe(1, 512 * 1024, -1, 0, q, 1);	/* the 1 MiB block, from the cache */
+		}
+		tap_ok(ok, "stacks of several sizes, freed or reused at the same thread pointer");
+		tap_ok(probe(1, 256 * 1024, 0, 0, 0, 0), "guard size 0: not remembered");
+		tap_ok(probe(1, 256 * 1024, -1, 1, 0, 0), "a stack of the program's own: not remembered");
+		tap_ok(probe(1, 256 * 1024, -1, 2, 0, 0),
+		       "a stack of the program's own under a guard page: not remembered");
+		quiet = 0;
+	}
 	return tap_done();
 }
