@@ -934,6 +934,41 @@ int cr_dwinfo_unit(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu
 }
 
 /*
+ * aranges' loop over a set's tuples of two 8-byte addresses (no segment),
+ * at t (n bytes: to the set's end) in place: 0 and *off, span, when one
+ * holds pc; 1: none (span updated; the next set); -CR_EINVAL: a tuple
+ * cut short (as the cursor's loop: truncated data is malformed);
+ * -CR_ERANGE: the bound.
+ */
+static int tuples_in_place(const uint8_t *t, uint64_t n, uint64_t pc, uint64_t *off,
+			   uint64_t info, uint64_t *span)
+{
+	for (unsigned k = 0; k < CR_DWINFO_MAX_RANGES; k++, t += 16, n -= 16) {
+		uint64_t a, len;
+
+		if (n < 16)
+			return -CR_EINVAL;
+		memcpy(&a, t, 8);	/* little-endian targets only, as the cursor */
+		memcpy(&len, t + 8, 8);
+		if (a == 0 && len == 0)
+			return 1;
+		if (pc >= a && pc - a < len) {
+			*off = info;
+			if (span) {
+				span[0] = a > span[0] ? a : span[0];
+				span[1] = len < span[1] - a ? a + len : span[1];
+			}
+			return 0;
+		}
+		if (span && a > pc)
+			span[1] = a < span[1] ? a : span[1];
+		else if (span)
+			span[0] = a + len > span[0] ? a + len : span[0];	/* a + len <= pc */
+	}
+	return -CR_ERANGE;
+}
+
+/*
  * 6.1.2: the version 2 sets of .debug_aranges, every tuple of each.  [*lo,
  * *hi) (span not NULL): around pc, where the answer is the same: inside the
  * tuple found, outside every tuple before it (those below pc end at or
@@ -977,6 +1012,18 @@ static int aranges(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off, 
 		/* The first tuple is aligned to the tuple's size from the set's start. */
 		tuple = 2 * asz + seg;
 		cr_skip(&c, (tuple - (c.pos - (end - len - (osz == 8 ? 12 : 4))) % tuple) % tuple);
+		if (asz == 8 && seg == 0 && !c.err && c.pos < end) {
+			/* The common tuples (64-bit, no segment) in place: the same
+			   loop on a pointer (a malformed set: its error). */
+			const uint8_t *t = cr_mem_view(s->mem, c.pos, end - c.pos);
+			int ret;
+
+			if (t) {
+				if ((ret = tuples_in_place(t, end - c.pos, pc, off, info, span)) != 1)
+					return ret;
+				continue;
+			}
+		}
 		for (unsigned k = 0; k < CR_DWINFO_MAX_RANGES; k++) {
 			uint64_t sg = seg ? readn(&c, seg) : 0, a = readn(&c, asz),
 				 n = readn(&c, asz);
@@ -1610,6 +1657,7 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 	unsigned nspec = 0;
 
 	ab->mem = NULL;
+	ab->all = 1;
 	memset(ab->decl, 0, sizeof(ab->decl));
 	if (abbrev_start(x) < 0)
 		return;
@@ -1631,6 +1679,8 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 		tag = cr_uleb(&x->a);
 		children = cr_u8(&x->a);
 		keep = code < CR_DWINFO_ABBREV_CACHE && !ab->decl[code].present && tag <= UINT16_MAX;
+		if (!keep)
+			ab->all = 0;
 		for (unsigned k = 0;; k++) {
 			uint64_t at = cr_uleb(&x->a), form = cr_uleb(&x->a);
 			int64_t implicit = form == DW_FORM_implicit_const ? cr_sleb(&x->a) : 0;
@@ -1750,7 +1800,11 @@ int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 	x.src = src;
 	x.cu = *cu;
 	x.cache = cache;
-	if ((ret = fill_cache(&x)) < 0)
+	/* The cache of offsets is for the codes ab does not hold: none when it
+	   holds the whole table (decoded without an error, the table would
+	   fill the cache without one: the same reads). */
+	if ((!ab || ab->mem != src->abbrev.mem || ab->table != cu->abbrev || !ab->all) &&
+	    (ret = fill_cache(&x)) < 0)
 		return ret;
 	if (ab) {
 		if (ab->mem != src->abbrev.mem || ab->table != cu->abbrev)

@@ -698,6 +698,42 @@ static void spans(void)
 	tap_is_u64(bad, 0, "find_cu_span: every address of each pc's span has its unit");
 	tap_ok(checked > 0x300, "find_cu_span: spans checked");
 	{
+		/* The tuples read in place (a memory with views) and through
+		   the cursor (without): the same answers and spans, for every
+		   truncation of the section and every byte changed. */
+		struct cr_dwinfo_src as2 = as;
+		struct cr_mem am2;
+		struct buf keep = b;
+		unsigned diff = 0, runs = 0;
+
+		for (size_t cut = 0; cut <= 5 * keep.n; cut++) {
+			size_t at = cut > keep.n ? cut - keep.n - 1 : SIZE_MAX, nb = cut > keep.n ? keep.n : cut;
+			static const uint8_t v[] = { 0x00, 0x01, 0x7f, 0xff };
+
+			b = keep;
+			if (at != SIZE_MAX)
+				b.b[at / 4] = v[at % 4];
+			cr_mem_buffer(&am, ARANGES, b.b, nb);
+			am2 = am;
+			am2.view = NULL;
+			as.aranges = (struct cr_dwsect){ &am, ARANGES, ARANGES + nb };
+			as2.aranges = (struct cr_dwsect){ &am2, ARANGES, ARANGES + nb };
+			for (uint64_t pc = 0; pc < 0x420; pc += 0x7) {
+				uint64_t o1 = 1, l1 = 2, h1 = 3, o2 = 1, l2 = 2, h2 = 3;
+				int r1 = cr_dwinfo_find_cu_span(&as, pc, &o1, &l1, &h1),
+				    r2 = cr_dwinfo_find_cu_span(&as2, pc, &o2, &l2, &h2);
+
+				diff += r1 != r2 || o1 != o2 || l1 != l2 || h1 != h2;
+				runs++;
+			}
+		}
+		b = keep;
+		cr_mem_buffer(&am, ARANGES, b.b, b.n);
+		as.aranges = (struct cr_dwsect){ &am, ARANGES, ARANGES + b.n };
+		printf("# %u aranges lookups in place and through the cursor\n", runs);
+		tap_is_u64(diff, 0, "find_cu_span in place: the cursor's answers, truncated and changed");
+	}
+	{
 		uint64_t off, lo, hi;
 
 		cr_dwinfo_find_cu_span(&as, 0x2f8, &off, &lo, &hi);
