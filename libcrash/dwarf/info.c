@@ -1658,7 +1658,11 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 
 	ab->mem = NULL;
 	ab->all = 1;
-	memset(ab->decl, 0, sizeof(ab->decl));
+	/* Only the codes the last table had (a unit after another: each
+	   frame of a backtrace that goes from module to module). */
+	memset(ab->decl, 0, (ab->ndecl < CR_DWINFO_ABBREV_CACHE ? ab->ndecl : CR_DWINFO_ABBREV_CACHE) *
+				    sizeof(ab->decl[0]));
+	ab->ndecl = 0;
 	if (abbrev_start(x) < 0)
 		return;
 	for (unsigned i = 0; i < CR_DWINFO_MAX_ABBREVS; i++) {
@@ -1701,6 +1705,9 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 		}
 		if (keep) {
 			unsigned w = first, acc = 0;
+
+			if (code >= ab->ndecl)
+				ab->ndecl = (uint16_t)(code + 1);	/* < CR_DWINFO_ABBREV_CACHE */
 
 			/* The walk's steps: runs of skips merged, each before a read
 			   (never more steps than specifications: they fit). */
@@ -1800,18 +1807,17 @@ int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 	x.src = src;
 	x.cu = *cu;
 	x.cache = cache;
-	/* The cache of offsets is for the codes ab does not hold: none when it
-	   holds the whole table (decoded without an error, the table would
-	   fill the cache without one: the same reads). */
-	if ((!ab || ab->mem != src->abbrev.mem || ab->table != cu->abbrev || !ab->all) &&
-	    (ret = fill_cache(&x)) < 0)
-		return ret;
 	if (ab) {
 		if (ab->mem != src->abbrev.mem || ab->table != cu->abbrev)
 			decode_abbrevs(&x, ab);
 		if (ab->mem == src->abbrev.mem && ab->table == cu->abbrev)
 			x.ab = ab;
 	}
+	/* The cache of offsets is for the codes ab does not hold: none when it
+	   holds the whole table (decoded without an error, the table would
+	   fill the cache without one: the same reads). */
+	if ((!x.ab || !x.ab->all) && (ret = fill_cache(&x)) < 0)
+		return ret;
 	cr_cursor_init(&c, s->mem, s->lo + cu->die, s->lo + cu->end);
 	x.walk = 1;
 	x.wsteps = x.ab && x.ab->offsize == cu->offsize && x.ab->addr_size == cu->addr_size &&

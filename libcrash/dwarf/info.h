@@ -191,6 +191,7 @@ struct cr_dwabbrevs {
 	uint8_t offsize, addr_size, version;	/* of the unit the sizes below are for */
 	uint32_t nfast;		/* DIEs the last walk with it took in place (tests, benches) */
 	uint8_t all;		/* every declaration of the table is decoded */
+	uint16_t ndecl;		/* decl[ndecl..] are all zero (decoded: cleared up to it) */
 	struct cr_dwabbrev_decl {
 		uint16_t first, n;	/* spec[first, first + n) */
 		uint16_t wfirst, wn;	/* the walk's steps: wop[wfirst, wfirst + wn) */
