@@ -10,10 +10,11 @@
  * decoded abbreviations, cr_dwabbrevs; its units' walk records,
  * cr_dwwalks); every loop is bounded by the bytes it
  * consumes and by a CR_DWINFO_MAX_* count.  Pure (reads only the sections
- * given), AS-safe, no recursion.  Stack (-fstack-usage, gcc 12 -O2): 6,016
- * bytes in cr_dwinfo_inlines' frame (the abbreviation cache, 2 KiB; the
+ * given), AS-safe, no recursion.  Stack (-fstack-usage, gcc 12 -O2): 6,176
+ * bytes in cr_dwinfo_inlines_wk's frame (the abbreviation cache, 2 KiB; the
  * chain, 1.5 KiB; a DIE's values; two cursors), under 7 KiB with its
- * callees; 5,976 with clang 14; cr_dwinfo_find_cu 1,168, cr_dwinfo_unit 1,056.
+ * callees; 6,168 with clang 14; cr_dwinfo_find_cu_span 1,248, cr_dwinfo_unit
+ * 1,104.
  */
 #ifndef CR_DWARF_INFO_H
 #define CR_DWARF_INFO_H
