@@ -934,6 +934,41 @@ int cr_dwinfo_unit(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu
 }
 
 /*
+ * aranges' loop over a set's tuples of two 8-byte addresses (no segment),
+ * at t (n bytes: to the set's end) in place: 0 and *off, span, when one
+ * holds pc; 1: none (span updated; the next set); -CR_EINVAL: a tuple
+ * cut short (as the cursor's loop: truncated data is malformed);
+ * -CR_ERANGE: the bound.
+ */
+static int tuples_in_place(const uint8_t *t, uint64_t n, uint64_t pc, uint64_t *off,
+			   uint64_t info, uint64_t *span)
+{
+	for (unsigned k = 0; k < CR_DWINFO_MAX_RANGES; k++, t += 16, n -= 16) {
+		uint64_t a, len;
+
+		if (n < 16)
+			return -CR_EINVAL;
+		memcpy(&a, t, 8);	/* little-endian targets only, as the cursor */
+		memcpy(&len, t + 8, 8);
+		if (a == 0 && len == 0)
+			return 1;
+		if (pc >= a && pc - a < len) {
+			*off = info;
+			if (span) {
+				span[0] = a > span[0] ? a : span[0];
+				span[1] = len < span[1] - a ? a + len : span[1];
+			}
+			return 0;
+		}
+		if (span && a > pc)
+			span[1] = a < span[1] ? a : span[1];
+		else if (span)
+			span[0] = a + len > span[0] ? a + len : span[0];	/* a + len <= pc */
+	}
+	return -CR_ERANGE;
+}
+
+/*
  * 6.1.2: the version 2 sets of .debug_aranges, every tuple of each.  [*lo,
  * *hi) (span not NULL): around pc, where the answer is the same: inside the
  * tuple found, outside every tuple before it (those below pc end at or
@@ -977,6 +1012,18 @@ static int aranges(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off, 
 		/* The first tuple is aligned to the tuple's size from the set's start. */
 		tuple = 2 * asz + seg;
 		cr_skip(&c, (tuple - (c.pos - (end - len - (osz == 8 ? 12 : 4))) % tuple) % tuple);
+		if (asz == 8 && seg == 0 && !c.err && c.pos < end) {
+			/* The common tuples (64-bit, no segment) in place: the same
+			   loop on a pointer (a malformed set: its error). */
+			const uint8_t *t = cr_mem_view(s->mem, c.pos, end - c.pos);
+			int ret;
+
+			if (t) {
+				if ((ret = tuples_in_place(t, end - c.pos, pc, off, info, span)) != 1)
+					return ret;
+				continue;
+			}
+		}
 		for (unsigned k = 0; k < CR_DWINFO_MAX_RANGES; k++) {
 			uint64_t sg = seg ? readn(&c, seg) : 0, a = readn(&c, asz),
 				 n = readn(&c, asz);
@@ -1260,6 +1307,188 @@ static int walk_die(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t 
 	return 0;
 }
 
+/* n (1 to 8) little-endian bytes at p; the common sizes as one load. */
+static inline uint64_t le(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+	uint32_t w;
+
+	switch (n) {	/* little-endian targets only, as the cursor */
+	case 8:
+		memcpy(&v, p, 8);
+		return v;
+	case 4:
+		memcpy(&w, p, 4);
+		return w;
+	}
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/*
+ * The end of a DIE of declaration dc with strings or blocks (nvar): from
+ * *q, its attributes' start in u, through the runs and the variable
+ * attributes to *q, its end.  -CR_EINVAL: past end, or a length of more
+ * than 4 bytes of LEB128 (read_die reads it then).
+ */
+static int var_end(const uint8_t *u, uint64_t end, const struct cr_dwabbrev_decl *dc,
+		   uint64_t *q)
+{
+	uint64_t p = *q;
+
+	for (unsigned j = 0; j <= dc->nvar; j++) {
+		uint64_t n = 0;
+
+		if (dc->run[j] > end - p)
+			return -CR_EINVAL;
+		p += dc->run[j];
+		if (j == dc->nvar)
+			break;
+		switch (dc->var[j]) {
+		case CR_DWVAR_STRING:
+			while (p < end && u[p])	/* (no memchr: not on the allowlist) */
+				p++;
+			if (p >= end)
+				return -CR_EINVAL;
+			p++;
+			continue;
+		case CR_DWVAR_BLOCK1:
+			if (p >= end)
+				return -CR_EINVAL;
+			n = u[p++];
+			break;
+		default:	/* CR_DWVAR_BLOCK: a ULEB128 length */
+			for (unsigned b = 0;; b++) {
+				if (b == 4 || p >= end)
+					return -CR_EINVAL;
+				n |= (uint64_t)(u[p] & 0x7f) << (7 * b);
+				if (!(u[p++] & 0x80))
+					break;
+			}
+			break;
+		}
+		if (n > end - p)
+			return -CR_EINVAL;
+		p += n;
+	}
+	*q = p;
+	return 0;
+}
+
+/*
+ * walk_die in place, for the DIEs whose declarations the walk can take
+ * without reading them (CR_DWFAST_*, decode_fast) and for null entries:
+ * u holds the unit's bytes (x->cu.off to x->cu.end), c is at a DIE in it.
+ * Each such DIE is taken as walk_die would take it, its code read, its
+ * sibling, low_pc and high_pc read where they lie, then passed by one add
+ * (or jumped to its sibling); a subprogram whose addresses miss pc is
+ * recorded as record() does.  Stops before the first DIE it cannot take:
+ * another declaration, a code above the cache or of more than two bytes, a
+ * unit's own DIE, a subprogram that holds pc, a null entry that ends the
+ * walk, a DIE past the unit's end or that would nest too deep: walk_die
+ * reads that one (and finds the same error, if any).  *i counts the DIEs
+ * as the walk's loop does, within the same bound.
+ */
+static void walk_fast(struct ctx *x, const uint8_t *u, struct cr_cursor *c, uint64_t pc,
+		      const struct link *ch, unsigned nch, unsigned *depth, int *skip, unsigned *i)
+{
+	const struct cr_dwabbrev_decl *decl = x->ab->decl;
+	uint64_t cuoff = x->cu.off, base = x->src->info.lo + cuoff, ulen = x->cu.end - cuoff;
+	uint64_t pos = c->pos - base, end = c->end - base;	/* in u */
+	unsigned d = *depth, k = *i, asz = x->cu.addr_size;
+	unsigned stop = nch ? ch[0].depth : 0;	/* a null entry at stop + 1 ends the walk */
+	int sk = *skip, rec = x->rec && !nch;
+
+	if (c->err || c->pos < base || c->end < c->pos || end > ulen)
+		return;
+	for (; k < CR_DWINFO_MAX_DIES && pos < end; k++) {
+		const struct cr_dwabbrev_decl *dc;
+		uint64_t code = u[pos], next = pos + 1, sib = UINT64_MAX;
+		unsigned jump;
+
+		if (code & 0x80) {
+			if (end - pos < 2 || (u[pos + 1] & 0x80))
+				break;
+			code = (code & 0x7f) | (uint64_t)u[pos + 1] << 7;
+			next++;
+		}
+		if (code == 0) {	/* the end of a list of children */
+			if (d > 0) {
+				if (nch && d - 1 <= stop)
+					break;	/* out of the subprogram: walk_die ends it */
+				if (--d, sk >= 0 && d <= (unsigned)sk)
+					sk = -1;
+			}
+			pos = next;
+			continue;
+		}
+		if (code >= CR_DWINFO_ABBREV_CACHE || !decl[code].fast || d == 0)
+			break;
+		dc = &decl[code];
+		const uint8_t *a = u + next;
+		if (!dc->nvar) {
+			if (dc->size > end - next)
+				break;
+			next += dc->size;
+		} else if (var_end(u, end, dc, &next) < 0) {
+			break;	/* past the unit: read_die's error */
+		}
+		const uint8_t *z = u + next;
+		unsigned e = dc->end, children = dc->children;
+
+		if (dc->sibw) {
+			uint64_t v = le(e & 1 ? z - dc->sib : a + dc->sib, dc->sibw);
+
+			/* read_form's reference: from the unit's start, in it;
+			   walk_die's jump: forward */
+			if (v < ulen && v >= next)
+				sib = v;
+		}
+		jump = sk >= 0 || dc->jump;
+		if (children && !(jump && sib != UINT64_MAX) && d + 1 > CR_DWINFO_MAX_DEPTH)
+			break;	/* walk_die's error */
+		if (dc->fast == CR_DWFAST_SUB && sk < 0) {
+			uint64_t lo = le(e & 2 ? z - dc->low : a + dc->low, asz),
+				 hi = le(e & 4 ? z - dc->high : a + dc->high, dc->hw);
+
+			if (dc->hc)
+				hi += lo;
+			if (lo <= pc && pc < hi)
+				break;	/* the chain's subprogram */
+			if (rec) {	/* record() */
+				if (x->nrec == x->maxrec) {
+					x->norec = 1;
+				} else {
+					struct cr_dwwalk_sub *r = &x->rec[x->nrec++];
+
+					r->off = cuoff + pos;
+					r->depth = d;
+					r->dies = k;
+					r->ranges = 0;
+					r->lo = lo;
+					r->hi = hi;
+					x->sib = children && sib != UINT64_MAX ? cuoff + sib : 0;
+				}
+			}
+		}
+		pos = next;
+		if (!children)
+			continue;
+		if (jump && sib != UINT64_MAX) {
+			pos = sib;
+			continue;
+		}
+		if (jump && sk < 0)
+			sk = (int)d;
+		d++;
+	}
+	c->pos = base + pos;
+	*depth = d;
+	*skip = sk;
+	*i = k;
+}
+
 /*
  * The size of a value of form in x's unit when it is fixed (7.5.6), else
  * 0xff: what the walk can pass by without reading it.
@@ -1302,6 +1531,121 @@ static int walk_slot(int k)
 	       k == A_CALL_LINE || k == A_CALL_COLUMN;
 }
 
+/* The variable-sized forms the walk in place passes (CR_DWVAR_*), else 0. */
+static unsigned var_form(uint64_t form)
+{
+	switch (form) {
+	case DW_FORM_string:
+		return CR_DWVAR_STRING;
+	case DW_FORM_exprloc:
+	case DW_FORM_block:
+		return CR_DWVAR_BLOCK;
+	case DW_FORM_block1:
+		return CR_DWVAR_BLOCK1;
+	}
+	return 0;
+}
+
+/*
+ * The in-place walk's view of the declaration of code, whose specifications
+ * are ab->spec[first, end) (walk_fast): only when every attribute has a
+ * fixed size in x's unit but at most 4 strings or blocks, the sibling,
+ * low_pc and high_pc the walk reads lie before the first of those or after
+ * the last, and its addresses, if any, are a subprogram's low_pc
+ * (DW_FORM_addr) and high_pc (addr, or data1-8: an offset from low_pc).  An
+ * attribute given twice: the last wins, as in read_die.
+ */
+static void decode_fast(const struct ctx *x, struct cr_dwabbrevs *ab, unsigned code,
+			unsigned first, unsigned end, uint64_t tag)
+{
+	unsigned size = 0, run = 0, nvar = 0, sibw = 0, hw = 0, hc = 0;
+	unsigned at[3] = { 0, 0, 0 }, seg[3] = { 0, 0, 0 };	/* sibling, low, high */
+	int has_low = 0, has_high = 0, low_ok = 0, high_ok = 0;
+	uint8_t var[4] = { 0, 0, 0, 0 };
+	uint16_t runs[5] = { 0, 0, 0, 0, 0 };
+
+	ab->decl[code].fast = 0;
+	for (unsigned j = first; j < end; j++) {
+		unsigned form = ab->spec[j].form, v = var_form(form);
+		uint8_t n = v ? 0 : fixed_size(x, form);
+		int k = ab->spec[j].slot;
+
+		if (n == 0xff)
+			return;	/* a LEB128, another block: read it */
+		if (k == A_RANGES)
+			return;
+		if (k == A_SIBLING || k == A_LOW || k == A_HIGH) {
+			unsigned w = k == A_SIBLING ? 0 : k == A_LOW ? 1 : 2;
+
+			at[w] = run;
+			seg[w] = nvar;
+		}
+		if (k == A_SIBLING)	/* only a reference in the unit is jumped to (walk_die) */
+			sibw = form == DW_FORM_ref1 || form == DW_FORM_ref2 || form == DW_FORM_ref4 ||
+			       form == DW_FORM_ref8 ? n : 0;
+		if (k == A_LOW) {
+			has_low = 1;
+			low_ok = form == DW_FORM_addr;
+		}
+		if (k == A_HIGH) {
+			has_high = 1;
+			hw = n;
+			hc = form == DW_FORM_data1 || form == DW_FORM_data2 || form == DW_FORM_data4 ||
+			     form == DW_FORM_data8;
+			high_ok = hc || form == DW_FORM_addr;
+		}
+		if (v) {
+			if (nvar == 4)
+				return;
+			runs[nvar] = (uint16_t)run;
+			var[nvar++] = (uint8_t)v;
+			run = 0;
+			continue;
+		}
+		run += n;
+		size += n;
+	}
+	runs[nvar] = (uint16_t)run;
+	if (has_low && has_high) {
+		/* die_pc reads them (an address of another form goes through
+		   .debug_addr, or fails): read_die's */
+		if (tag != DW_TAG_subprogram || !low_ok || !high_ok)
+			return;
+		ab->decl[code].fast = CR_DWFAST_SUB;
+	} else {
+		ab->decl[code].fast = CR_DWFAST_PLAIN;	/* die_pc: none */
+	}
+	ab->decl[code].end = 0;
+	for (unsigned w = 0; w < 3; w++) {
+		/* What the walk reads: in the first run, or in the last (from
+		   the end: the bytes from the attribute to the DIE's end). */
+		if ((w == 0 ? !sibw : ab->decl[code].fast != CR_DWFAST_SUB) || seg[w] == 0)
+			continue;
+		if (seg[w] != nvar) {
+			ab->decl[code].fast = 0;
+			return;
+		}
+		ab->decl[code].end |= (uint8_t)(1u << w);
+		at[w] = run - at[w];
+	}
+	/* walk_die's jump outside a skipped subtree: a subprogram without
+	   addresses; a block without them is walked into; other DIEs by tag. */
+	ab->decl[code].jump = tag == DW_TAG_subprogram ? 1
+			      : tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block
+				      ? 0
+				      : !may_hold_code((unsigned)tag);
+	ab->decl[code].size = (uint16_t)size;	/* <= 257 * 16 */
+	ab->decl[code].sib = (uint16_t)at[0];
+	ab->decl[code].sibw = (uint8_t)sibw;
+	ab->decl[code].low = (uint16_t)at[1];
+	ab->decl[code].high = (uint16_t)at[2];
+	ab->decl[code].hw = (uint8_t)hw;
+	ab->decl[code].hc = (uint8_t)hc;
+	ab->decl[code].nvar = (uint8_t)nvar;
+	memcpy(ab->decl[code].var, var, sizeof(var));
+	memcpy(ab->decl[code].run, runs, sizeof(runs));
+}
+
 /*
  * Decode x's unit's abbreviation table into ab (codes below
  * CR_DWINFO_ABBREV_CACHE; the first declaration of a code wins, as in
@@ -1313,7 +1657,12 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 	unsigned nspec = 0;
 
 	ab->mem = NULL;
-	memset(ab->decl, 0, sizeof(ab->decl));
+	ab->all = 1;
+	/* Only the codes the last table had (a unit after another: each
+	   frame of a backtrace that goes from module to module). */
+	memset(ab->decl, 0, (ab->ndecl < CR_DWINFO_ABBREV_CACHE ? ab->ndecl : CR_DWINFO_ABBREV_CACHE) *
+				    sizeof(ab->decl[0]));
+	ab->ndecl = 0;
 	if (abbrev_start(x) < 0)
 		return;
 	for (unsigned i = 0; i < CR_DWINFO_MAX_ABBREVS; i++) {
@@ -1334,6 +1683,8 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 		tag = cr_uleb(&x->a);
 		children = cr_u8(&x->a);
 		keep = code < CR_DWINFO_ABBREV_CACHE && !ab->decl[code].present && tag <= UINT16_MAX;
+		if (!keep)
+			ab->all = 0;
 		for (unsigned k = 0;; k++) {
 			uint64_t at = cr_uleb(&x->a), form = cr_uleb(&x->a);
 			int64_t implicit = form == DW_FORM_implicit_const ? cr_sleb(&x->a) : 0;
@@ -1354,6 +1705,9 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 		}
 		if (keep) {
 			unsigned w = first, acc = 0;
+
+			if (code >= ab->ndecl)
+				ab->ndecl = (uint16_t)(code + 1);	/* < CR_DWINFO_ABBREV_CACHE */
 
 			/* The walk's steps: runs of skips merged, each before a read
 			   (never more steps than specifications: they fit). */
@@ -1377,6 +1731,7 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 			ab->decl[code].tag = (uint16_t)tag;
 			ab->decl[code].children = children;
 			ab->decl[code].present = 1;
+			decode_fast(x, ab, (unsigned)code, first, nspec, tag);
 		}
 	}
 }
@@ -1439,6 +1794,7 @@ int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 	const struct cr_dwsect *s = &src->info;
 	uint32_t cache[CR_DWINFO_ABBREV_CACHE];
 	struct link ch[CR_DWINFO_MAX_FRAMES];
+	const uint8_t *ub;
 	struct cr_cursor c;
 	struct ctx x;
 	struct die d;
@@ -1451,14 +1807,17 @@ int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 	x.src = src;
 	x.cu = *cu;
 	x.cache = cache;
-	if ((ret = fill_cache(&x)) < 0)
-		return ret;
 	if (ab) {
 		if (ab->mem != src->abbrev.mem || ab->table != cu->abbrev)
 			decode_abbrevs(&x, ab);
 		if (ab->mem == src->abbrev.mem && ab->table == cu->abbrev)
 			x.ab = ab;
 	}
+	/* The cache of offsets is for the codes ab does not hold: none when it
+	   holds the whole table (decoded without an error, the table would
+	   fill the cache without one: the same reads). */
+	if ((!x.ab || !x.ab->all) && (ret = fill_cache(&x)) < 0)
+		return ret;
 	cr_cursor_init(&c, s->mem, s->lo + cu->die, s->lo + cu->end);
 	x.walk = 1;
 	x.wsteps = x.ab && x.ab->offsize == cu->offsize && x.ab->addr_size == cu->addr_size &&
@@ -1475,7 +1834,20 @@ int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 		x.maxrec = CR_DWWALK_SUBS - w->used;
 		first = w->used;
 	}
+	/* The unit's bytes in place, for walk_fast (the abbreviations decoded
+	   for this unit's sizes). */
+	ub = x.wsteps ? cr_mem_view(s->mem, s->lo + cu->off, cu->end - cu->off) : NULL;
+	if (x.ab)
+		ab->nfast = 0;
 	for (; i < CR_DWINFO_MAX_DIES && c.pos < c.end; i++) {
+		if (ub) {
+			unsigned i0 = i;
+
+			walk_fast(&x, ub, &c, pc, ch, nch, &depth, &skip, &i);
+			ab->nfast += i - i0;
+			if (i >= CR_DWINFO_MAX_DIES || c.pos >= c.end)
+				break;
+		}
 		x.dies = i;
 		if ((ret = walk_die(&x, &c, &d, pc, ch, &nch, &depth, &skip)) < 0)
 			return ret;

@@ -10,10 +10,11 @@
  * decoded abbreviations, cr_dwabbrevs; its units' walk records,
  * cr_dwwalks); every loop is bounded by the bytes it
  * consumes and by a CR_DWINFO_MAX_* count.  Pure (reads only the sections
- * given), AS-safe, no recursion.  Stack (-fstack-usage, gcc 12 -O2): 6,016
- * bytes in cr_dwinfo_inlines' frame (the abbreviation cache, 2 KiB; the
+ * given), AS-safe, no recursion.  Stack (-fstack-usage, gcc 12 -O2): 6,176
+ * bytes in cr_dwinfo_inlines_wk's frame (the abbreviation cache, 2 KiB; the
  * chain, 1.5 KiB; a DIE's values; two cursors), under 7 KiB with its
- * callees; 5,976 with clang 14; cr_dwinfo_find_cu 1,168, cr_dwinfo_unit 1,056.
+ * callees; 6,168 with clang 14; cr_dwinfo_find_cu_span 1,248, cr_dwinfo_unit
+ * 1,104.
  */
 #ifndef CR_DWARF_INFO_H
 #define CR_DWARF_INFO_H
@@ -168,20 +169,51 @@ int cr_dwinfo_inlines(const struct cr_dwinfo_src *src, const struct cr_dwcu *cu,
  * same unit that follow (a backtrace's frames fall in few units): each
  * code's tag and attribute specifications as a small array, instead of
  * LEB128s read again from .debug_abbrev for every DIE.  The caller's
- * storage (the report keeps one in static memory: 86 KiB); zero it before
+ * storage (the report keeps one in static memory: 93 KiB); zero it before
  * first use.  Codes below CR_DWINFO_ABBREV_CACHE whose specifications fit;
- * the others are read from the table as without it.
+ * the others are read from the table as without it.  With it, and the
+ * unit's bytes in place (cr_mem_view), the walk takes the DIEs whose
+ * attributes are all of fixed sizes and hold no addresses but a
+ * subprogram's low_pc/high_pc (CR_DWFAST_*: GCC's namespaces of
+ * declarations, types, parameters, variables; the definitions that miss
+ * pc) without decoding them: the code, then one add or a sibling jump.
  */
 #define CR_DWABBREV_SPECS 4096
+enum {
+	CR_DWFAST_PLAIN = 1,	/* no addresses (no low_pc and high_pc pair, no ranges) */
+	CR_DWFAST_SUB,		/* a subprogram with low_pc (addr) and high_pc (addr, data) */
+	CR_DWVAR_STRING = 1,	/* DW_FORM_string: to its NUL */
+	CR_DWVAR_BLOCK,		/* DW_FORM_exprloc, block: a ULEB128 length */
+	CR_DWVAR_BLOCK1,	/* DW_FORM_block1: a 1-byte length */
+};
 struct cr_dwabbrevs {
 	const struct cr_mem *mem;	/* the .debug_abbrev it decoded (NULL: nothing) */
 	uint64_t table;			/* the table's offset in it */
 	uint8_t offsize, addr_size, version;	/* of the unit the sizes below are for */
-	struct {
+	uint32_t nfast;		/* DIEs the last walk with it took in place (tests, benches) */
+	uint8_t all;		/* every declaration of the table is decoded */
+	uint16_t ndecl;		/* decl[ndecl..] are all zero (decoded: cleared up to it) */
+	struct cr_dwabbrev_decl {
 		uint16_t first, n;	/* spec[first, first + n) */
 		uint16_t wfirst, wn;	/* the walk's steps: wop[wfirst, wfirst + wn) */
 		uint16_t tag;
 		uint8_t children, present;
+		/* The in-place walk's view (CR_DWFAST_*; 0: the DIE is read
+		   as above): its attributes' bytes, all of fixed sizes; the
+		   sibling's offset among them and width (0: no DW_AT_sibling
+		   of class reference); low_pc's (DW_FORM_addr) and high_pc's
+		   (addr, or data: hc 1) offsets and width; jump: its
+		   children are passed by (a type's, a declaration's). */
+		uint8_t fast, jump, sibw, hw, hc;
+		uint16_t size, sib, low, high;
+		/* Up to 4 attributes of variable sizes (CR_DWVAR_*: a
+		   DW_FORM_string, an exprloc or block, a block1) between
+		   fixed runs of run[0..nvar] bytes; then the sibling, low_pc
+		   and high_pc (bits 1, 2, 4 of end) lie in the first run
+		   (offsets from the attributes' start) or the last (from
+		   the DIE's end), and size is the runs' sum. */
+		uint8_t nvar, end, var[4];
+		uint16_t run[5];
 	} decl[CR_DWINFO_ABBREV_CACHE];
 	/* What the walk does with a DIE: pass skip bytes (the attributes it
 	   does not need, of fixed sizes, in a row), then read spec[spec]

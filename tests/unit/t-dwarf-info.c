@@ -8,7 +8,10 @@
  * lists of both versions, nested inlines; exact results out.  Malformed
  * twins: every truncation of a unit, a reference out of its unit, an
  * abbreviation code that does not exist, a cycle of references, nesting past
- * the bound, unknown forms and unit types, every failing read.
+ * the bound, unknown forms and unit types, every failing read.  The walk in
+ * place (decode_fast, walk_fast) on a unit as GCC writes C++: the decoded
+ * declarations and the DIEs it takes, exactly; every truncation and changed
+ * byte against the walk that reads every DIE.
  */
 #include <stdlib.h>
 
@@ -695,6 +698,42 @@ static void spans(void)
 	tap_is_u64(bad, 0, "find_cu_span: every address of each pc's span has its unit");
 	tap_ok(checked > 0x300, "find_cu_span: spans checked");
 	{
+		/* The tuples read in place (a memory with views) and through
+		   the cursor (without): the same answers and spans, for every
+		   truncation of the section and every byte changed. */
+		struct cr_dwinfo_src as2 = as;
+		struct cr_mem am2;
+		struct buf keep = b;
+		unsigned diff = 0, runs = 0;
+
+		for (size_t cut = 0; cut <= 5 * keep.n; cut++) {
+			size_t at = cut > keep.n ? cut - keep.n - 1 : SIZE_MAX, nb = cut > keep.n ? keep.n : cut;
+			static const uint8_t v[] = { 0x00, 0x01, 0x7f, 0xff };
+
+			b = keep;
+			if (at != SIZE_MAX)
+				b.b[at / 4] = v[at % 4];
+			cr_mem_buffer(&am, ARANGES, b.b, nb);
+			am2 = am;
+			am2.view = NULL;
+			as.aranges = (struct cr_dwsect){ &am, ARANGES, ARANGES + nb };
+			as2.aranges = (struct cr_dwsect){ &am2, ARANGES, ARANGES + nb };
+			for (uint64_t pc = 0; pc < 0x420; pc += 0x7) {
+				uint64_t o1 = 1, l1 = 2, h1 = 3, o2 = 1, l2 = 2, h2 = 3;
+				int r1 = cr_dwinfo_find_cu_span(&as, pc, &o1, &l1, &h1),
+				    r2 = cr_dwinfo_find_cu_span(&as2, pc, &o2, &l2, &h2);
+
+				diff += r1 != r2 || o1 != o2 || l1 != l2 || h1 != h2;
+				runs++;
+			}
+		}
+		b = keep;
+		cr_mem_buffer(&am, ARANGES, b.b, b.n);
+		as.aranges = (struct cr_dwsect){ &am, ARANGES, ARANGES + b.n };
+		printf("# %u aranges lookups in place and through the cursor\n", runs);
+		tap_is_u64(diff, 0, "find_cu_span in place: the cursor's answers, truncated and changed");
+	}
+	{
 		uint64_t off, lo, hi;
 
 		cr_dwinfo_find_cu_span(&as, 0x2f8, &off, &lo, &hi);
@@ -704,6 +743,356 @@ static void spans(void)
 		tap_ok(off == 0x20 && lo == 0x140 && hi == 0x200,
 		       "find_cu_span 0x150: unit 0x20, [0x140, 0x200)");
 	}
+}
+
+/*
+ * The walk in place (walk_fast): a unit as GCC writes C++ (DWARF 5,
+ * 32-bit), a namespace of declarations with their parameters, a structure
+ * with members, a nested namespace without DW_AT_sibling, then the
+ * definitions at the unit's level (DW_AT_specification): one whose
+ * attributes are all of fixed sizes (taken in place), one with an exprloc
+ * (read), one with an address high_pc, an inline in a block without
+ * addresses.  The decoded declarations, the DIEs taken in place and the
+ * chains exactly; then every truncation and every byte changed against the
+ * walk without decoded abbreviations (which never goes in place).
+ */
+static struct buf fi, fa, fs;
+
+/* DWARF 5 Table 7.3: tags the walk has no name for. */
+#define TAG_FORMAL_PARAMETER 0x05
+#define TAG_MEMBER 0x0d
+#define TAG_STRUCTURE_TYPE 0x13
+#define TAG_VARIABLE 0x34
+static struct cr_mem fm_[3];
+static struct cr_dwinfo_src fsrc;
+static size_t f_len_at, f_end, f_sib_f;
+
+static void fput_decl(uint64_t code, uint64_t tag, int children, const unsigned *spec)
+{
+	uleb(&fa, code);
+	uleb(&fa, tag);
+	put(&fa, children, 1);
+	for (; spec[0] || spec[1]; spec += 2) {
+		uleb(&fa, spec[0]);
+		uleb(&fa, spec[1]);
+	}
+	uleb(&fa, 0);
+	uleb(&fa, 0);
+}
+
+static void fast_map(void)
+{
+	memset(&fsrc, 0, sizeof(fsrc));
+	cr_mem_buffer(&fm_[0], INFO, fi.b, fi.n);
+	cr_mem_buffer(&fm_[1], ABBREV, fa.b, fa.n);
+	cr_mem_buffer(&fm_[2], STR, fs.b, fs.n);
+	fsrc.info = (struct cr_dwsect){ &fm_[0], INFO, INFO + fi.n };
+	fsrc.abbrev = (struct cr_dwsect){ &fm_[1], ABBREV, ABBREV + fa.n };
+	fsrc.str = (struct cr_dwsect){ &fm_[2], STR, STR + fs.n };
+}
+
+/* A declaration of name with one parameter; its sibling is patched. */
+static size_t fast_fdecl(size_t s_name, size_t s_link, size_t *at)
+{
+	size_t sib;
+
+	*at = fi.n;
+	uleb(&fi, 3);
+	put(&fi, s_name, 4);
+	put(&fi, 1, 1), put(&fi, 10, 2);
+	put(&fi, s_link, 4);
+	sib = fi.n;
+	put(&fi, 0, 4);
+	uleb(&fi, 4), put(&fi, 0, 4);
+	uleb(&fi, 0);
+	patch(&fi, sib, fi.n, 4);
+	return sib;
+}
+
+static void fast_build(void)
+{
+	size_t s_n = cstr(&fs, "n"), s_f = cstr(&fs, "f"), s_fl = cstr(&fs, "_ZN1n1fEv"),
+	       s_g = cstr(&fs, "g"), s_gl = cstr(&fs, "_ZN1n1gEv"), s_h = cstr(&fs, "h"),
+	       s_hl = cstr(&fs, "_ZN1n1m1hEv"), s_S = cstr(&fs, "S"), s_x = cstr(&fs, "x"),
+	       s_k = cstr(&fs, "k");
+	size_t ns_sib, st_sib, d_f, d_g, d_h, sub_sib, sib, d_k;
+
+	fput_decl(1, DW_TAG_compile_unit, 1,
+		  A(DW_AT_low_pc, DW_FORM_addr, DW_AT_high_pc, DW_FORM_data8, DW_AT_stmt_list,
+		    DW_FORM_sec_offset));
+	fput_decl(2, DW_TAG_namespace, 1, A(DW_AT_name, DW_FORM_strp, DW_AT_sibling, DW_FORM_ref4));
+	fput_decl(3, DW_TAG_subprogram, 1,
+		  A(0x3f, DW_FORM_flag_present, DW_AT_name, DW_FORM_strp, 0x3a, DW_FORM_data1, 0x3b,
+		    DW_FORM_data2, DW_AT_linkage_name, DW_FORM_strp, 0x3c, DW_FORM_flag_present,
+		    DW_AT_sibling, DW_FORM_ref4));
+	fput_decl(4, TAG_FORMAL_PARAMETER, 0, A(0x49, DW_FORM_ref4, 0x34, DW_FORM_flag_present));
+	fput_decl(5, TAG_STRUCTURE_TYPE, 1,
+		  A(DW_AT_name, DW_FORM_strp, 0x0b, DW_FORM_data1, DW_AT_sibling, DW_FORM_ref4));
+	fput_decl(6, TAG_MEMBER, 0,
+		  A(DW_AT_name, DW_FORM_string, 0x49, DW_FORM_ref4, 0x38, DW_FORM_data1));
+	fput_decl(7, DW_TAG_subprogram, 1,
+		  A(DW_AT_specification, DW_FORM_ref4, DW_AT_low_pc, DW_FORM_addr, DW_AT_high_pc,
+		    DW_FORM_data8, DW_AT_sibling, DW_FORM_ref4));
+	fput_decl(8, DW_TAG_subprogram, 1,
+		  A(DW_AT_specification, DW_FORM_ref4, DW_AT_low_pc, DW_FORM_addr, DW_AT_high_pc,
+		    DW_FORM_data8, 0x40, DW_FORM_exprloc, DW_AT_sibling, DW_FORM_ref4));
+	fput_decl(9, DW_TAG_inlined_subroutine, 0,
+		  A(DW_AT_abstract_origin, DW_FORM_ref4, DW_AT_low_pc, DW_FORM_addr, DW_AT_high_pc,
+		    DW_FORM_data4, DW_AT_call_file, DW_FORM_data1, DW_AT_call_line, DW_FORM_data1));
+	fput_decl(10, DW_TAG_lexical_block, 1, A(0x40, DW_FORM_flag_present));
+	fput_decl(11, TAG_VARIABLE, 0, A(DW_AT_name, DW_FORM_strp, 0x49, DW_FORM_ref4));
+	fput_decl(12, DW_TAG_subprogram, 0,
+		  A(DW_AT_low_pc, DW_FORM_addr, DW_AT_high_pc, DW_FORM_addr, DW_AT_name, DW_FORM_strp));
+	fput_decl(13, DW_TAG_namespace, 1, A(DW_AT_name, DW_FORM_strp));
+	/* Not in place: a sibling between two strings; five blocks. */
+	fput_decl(14, DW_TAG_namespace, 1,
+		  A(DW_AT_name, DW_FORM_string, DW_AT_sibling, DW_FORM_ref4, 0x3b, DW_FORM_string));
+	fput_decl(15, TAG_VARIABLE, 0,
+		  A(0x02, DW_FORM_exprloc, 0x02, DW_FORM_exprloc, 0x02, DW_FORM_block1, 0x02,
+		    DW_FORM_block, 0x02, DW_FORM_string));
+	uleb(&fa, 0);
+
+	f_len_at = fi.n;
+	put(&fi, 0, 4);
+	put(&fi, 5, 2);
+	put(&fi, DW_UT_compile, 1);
+	put(&fi, 8, 1);
+	put(&fi, 0, 4);
+	uleb(&fi, 1);
+	put(&fi, 0x1000, 8), put(&fi, 0x1000, 8), put(&fi, 0, 4);
+	uleb(&fi, 2), put(&fi, s_n, 4);
+	ns_sib = fi.n;
+	put(&fi, 0, 4);
+	f_sib_f = fast_fdecl(s_f, s_fl, &d_f);
+	fast_fdecl(s_g, s_gl, &d_g);
+	uleb(&fi, 5), put(&fi, s_S, 4), put(&fi, 8, 1);
+	st_sib = fi.n;
+	put(&fi, 0, 4);
+	uleb(&fi, 6), cstr(&fi, "x"), put(&fi, 0, 4), put(&fi, 0, 1);
+	uleb(&fi, 6), cstr(&fi, "yy"), put(&fi, 0, 4), put(&fi, 4, 1);
+	uleb(&fi, 0);
+	patch(&fi, st_sib, fi.n, 4);
+	uleb(&fi, 13), put(&fi, s_n, 4);
+	fast_fdecl(s_h, s_hl, &d_h);
+	uleb(&fi, 0);	/* end of the inner namespace */
+	uleb(&fi, 0);	/* end of n */
+	patch(&fi, ns_sib, fi.n, 4);
+	/* f [0x1000, 0x1100), in place; an inline of g in a block */
+	uleb(&fi, 7), put(&fi, d_f, 4), put(&fi, 0x1000, 8), put(&fi, 0x100, 8);
+	sub_sib = fi.n;
+	put(&fi, 0, 4);
+	uleb(&fi, 11), put(&fi, s_x, 4), put(&fi, 0, 4);
+	uleb(&fi, 10);
+	uleb(&fi, 9), put(&fi, d_g, 4), put(&fi, 0x1010, 8), put(&fi, 0x10, 4), put(&fi, 1, 1),
+		put(&fi, 7, 1);
+	uleb(&fi, 0);
+	uleb(&fi, 0);
+	patch(&fi, sub_sib, fi.n, 4);
+	/* g [0x1100, 0x1200), read (an exprloc) */
+	uleb(&fi, 8), put(&fi, d_g, 4), put(&fi, 0x1100, 8), put(&fi, 0x100, 8);
+	uleb(&fi, 1), put(&fi, 0x9c, 1);
+	sib = fi.n;
+	put(&fi, 0, 4);
+	uleb(&fi, 4), put(&fi, 0, 4);
+	uleb(&fi, 0);
+	patch(&fi, sib, fi.n, 4);
+	/* k [0x1200, 0x1280): high_pc an address */
+	d_k = fi.n;
+	uleb(&fi, 12), put(&fi, 0x1200, 8), put(&fi, 0x1280, 8), put(&fi, s_k, 4);
+	(void)d_k;
+	/* h's definition: not before its declaration's sibling jump */
+	uleb(&fi, 7), put(&fi, d_h, 4), put(&fi, 0x1280, 8), put(&fi, 0x80, 8);
+	sib = fi.n;
+	put(&fi, 0, 4);
+	uleb(&fi, 0);
+	patch(&fi, sib, fi.n, 4);
+	uleb(&fi, 0);	/* end of the unit */
+	f_end = fi.n;
+	patch(&fi, f_len_at, fi.n - 4, 4);
+}
+
+/* The chain at pc with decoded abbreviations (ab anew), as "name name ...", and the reference. */
+static int fast_chain(uint64_t pc, char *out, size_t cap, unsigned *nfast, int *same)
+{
+	static struct cr_dwabbrevs ab;
+	static struct cr_dwwalk_sub subs[CR_DWWALK_SUBS];
+	struct cr_dwframe f1[8], f2[8];
+	struct cr_dwwalks w;
+	struct cr_dwcu cu;
+	unsigned n1 = 0, n2 = 0;
+	size_t n = 0;
+	int r1, r2, r3;
+
+	out[0] = 0;
+	*same = 1;	/* no unit: nothing to compare */
+	*nfast = 0;
+	if ((r1 = cr_dwinfo_unit(&fsrc, 0, &cu)) < 0)
+		return r1;
+	r1 = cr_dwinfo_inlines(&fsrc, &cu, pc, f1, 8, &n1);
+	ab.mem = NULL;
+	r2 = cr_dwinfo_inlines_ab(&fsrc, &cu, pc, f2, 8, &n2, &ab);
+	*nfast = ab.nfast;
+	*same = r1 == r2 && (r1 < 0 || n1 == n2);
+	for (unsigned i = 0; *same && r1 == 0 && i < n1; i++)
+		*same = f1[i].die == f2[i].die && f1[i].low == f2[i].low &&
+			f1[i].name.pos == f2[i].name.pos && f1[i].inlined == f2[i].inlined &&
+			f1[i].call_file == f2[i].call_file && f1[i].call_line == f2[i].call_line;
+	/* And after a first walk for other pcs recorded the unit. */
+	memset(&w, 0, sizeof(w));
+	w.sub = subs;
+	cr_dwinfo_inlines_wk(&fsrc, &cu, pc ^ 0x180, f2, 8, &n2, &ab, &w);
+	r3 = cr_dwinfo_inlines_wk(&fsrc, &cu, pc, f2, 8, &n2, &ab, &w);
+	*same = *same && r3 == r1 && (r1 < 0 || n1 == n2);
+	for (unsigned i = 0; *same && r1 == 0 && i < n1; i++)
+		*same = f1[i].die == f2[i].die && f1[i].low == f2[i].low &&
+			f1[i].name.pos == f2[i].name.pos;
+	if (r1 < 0)
+		return r1;
+	for (unsigned i = 0; i < n1; i++) {
+		char nmb[64];
+
+		if (cr_dwinfo_str(&f1[i].name, nmb, sizeof(nmb)) < 0)
+			snprintf(nmb, sizeof(nmb), "(none)");
+		n += (size_t)snprintf(out + n, cap - n, "%s%s", i ? " " : "", nmb);
+	}
+	return 0;
+}
+
+static void fast_check(uint64_t pc, const char *want, unsigned want_fast, const char *what)
+{
+	char got[128];
+	unsigned nf = 0;
+	int same = 0, r = fast_chain(pc, got, sizeof(got), &nf, &same);
+
+	char msg[160];
+
+	if (r < 0)
+		snprintf(got, sizeof(got), "error %d", r);
+	tap_is_str(got, want, what);
+	snprintf(msg, sizeof(msg), "%s: the same without decoded abbreviations, and from a record",
+		 what);
+	tap_ok(same, msg);
+	snprintf(msg, sizeof(msg), "%s: DIEs taken in place", what);
+	tap_is_u64(nf, want_fast, msg);
+}
+
+static void fast(void)
+{
+	static struct cr_dwabbrevs ab;
+	struct cr_dwframe f[8];
+	struct cr_dwcu cu;
+	unsigned n, bad = 0, tried = 0, infast = 0;
+	struct buf save;
+
+	fast_build();
+	fast_map();
+	/* The abbreviations' view (decode_fast), exactly. */
+	tap_is_i64(cr_dwinfo_unit(&fsrc, 0, &cu), 0, "in place: the unit");
+	ab.mem = NULL;
+	cr_dwinfo_inlines_ab(&fsrc, &cu, 0x1005, f, 8, &n, &ab);
+	tap_ok(ab.decl[1].fast == 0 && ab.decl[9].fast == 0 && ab.decl[14].fast == 0 &&
+		       ab.decl[15].fast == 0,
+	       "in place: not the unit's DIE, an inline (addresses), a sibling between strings, 5 blocks");
+	tap_ok(ab.decl[2].fast == CR_DWFAST_PLAIN && ab.decl[2].jump == 0 && ab.decl[2].size == 8 &&
+		       ab.decl[2].sibw == 4 && ab.decl[2].sib == 4,
+	       "in place: a namespace: walked into, 8 bytes, sibling at 4");
+	tap_ok(ab.decl[3].fast == CR_DWFAST_PLAIN && ab.decl[3].jump == 1 && ab.decl[3].size == 15 &&
+		       ab.decl[3].sibw == 4 && ab.decl[3].sib == 11,
+	       "in place: a declaration: jumped, 15 bytes (flag_present 0), sibling at 11");
+	tap_ok(ab.decl[5].fast == CR_DWFAST_PLAIN && ab.decl[5].jump == 1 && ab.decl[10].jump == 0 &&
+		       ab.decl[13].fast == CR_DWFAST_PLAIN && ab.decl[13].sibw == 0 &&
+		       ab.decl[4].size == 4 && ab.decl[6].size == 5 && ab.decl[6].nvar == 1 &&
+		       ab.decl[6].var[0] == CR_DWVAR_STRING && ab.decl[6].run[0] == 0 &&
+		       ab.decl[6].run[1] == 5,
+	       "in place: a type jumped, a block without addresses walked, no sibling, a string");
+	tap_ok(ab.decl[8].fast == CR_DWFAST_SUB && ab.decl[8].nvar == 1 &&
+		       ab.decl[8].var[0] == CR_DWVAR_BLOCK && ab.decl[8].run[0] == 20 &&
+		       ab.decl[8].run[1] == 4 && ab.decl[8].low == 4 && ab.decl[8].high == 12 &&
+		       ab.decl[8].end == 1 && ab.decl[8].sib == 4 && ab.decl[8].sibw == 4,
+	       "in place: a definition with an exprloc: low/high from the start, sibling from the end");
+	tap_ok(ab.decl[7].fast == CR_DWFAST_SUB && ab.decl[7].size == 24 && ab.decl[7].low == 4 &&
+		       ab.decl[7].high == 12 && ab.decl[7].hw == 8 && ab.decl[7].hc == 1 &&
+		       ab.decl[7].sib == 20 && ab.decl[7].sibw == 4,
+	       "in place: a definition: low_pc at 4, high_pc data8 at 12, sibling at 20");
+	tap_ok(ab.decl[12].fast == CR_DWFAST_SUB && ab.decl[12].size == 20 && ab.decl[12].low == 0 &&
+		       ab.decl[12].high == 8 && ab.decl[12].hw == 8 && ab.decl[12].hc == 0,
+	       "in place: high_pc an address");
+
+	/* 0x1005: the unit's DIE read; n, f, g, S, the inner namespace, h and
+	   two null entries in place (8); f holds pc: read; its variable and
+	   block in place (10), the inline read, the block's null entry in
+	   place (11), f's read (it ends the walk). */
+	fast_check(0x1005, "_ZN1n1fEv", 11, "in place 0x1005");
+	fast_check(0x1015, "_ZN1n1gEv _ZN1n1fEv", 11, "in place 0x1015: an inline in a block");
+	/* the 8, f passed in place by its sibling, g read, its parameter in place */
+	fast_check(0x1150, "_ZN1n1gEv", 10, "in place 0x1150: after a definition passed");
+	fast_check(0x1250, "k", 10, "in place 0x1250: g passed (its exprloc), high_pc an address");
+	fast_check(0x12a0, "_ZN1n1m1hEv", 11, "in place 0x12a0: after k passed");
+	fast_check(0x1400, "error -2", 13, "in place 0x1400: none (the unit's end in place)");
+
+	/* Hostile: every truncation, and every byte of the unit's DIEs set to
+	   each of a few values, give the walk without decoded abbreviations'
+	   answer at each of a few pcs. */
+	save = fi;
+	for (size_t cut = 12; cut <= f_end; cut++) {
+		patch(&fi, f_len_at, cut - 4, 4);
+		fi.n = cut;
+		fast_map();
+		for (uint64_t pc = 0x1005; pc < 0x1400; pc += 0x90) {
+			char got[128];
+			unsigned nf;
+			int same;
+
+			fast_chain(pc, got, sizeof(got), &nf, &same);
+			bad += !same;
+			tried++;
+			infast += nf > 0;
+		}
+	}
+	fi = save;
+	printf("# %u truncations and pcs, %u with DIEs in place\n", tried, infast);
+	tap_ok(bad == 0 && infast > 100, "in place: every truncation, at each pc: the same answers");
+	bad = tried = infast = 0;
+	for (size_t at = 12; at < f_end; at++) {
+		static const uint8_t v[] = { 0x00, 0x01, 0x02, 0x0d, 0x7f, 0x80, 0xff };
+
+		for (unsigned k = 0; k < sizeof(v); k++) {
+			fi.b[at] = v[k];
+			fast_map();
+			for (uint64_t pc = 0x1005; pc < 0x1400; pc += 0x90) {
+				char got[128];
+				unsigned nf;
+				int same;
+
+				fast_chain(pc, got, sizeof(got), &nf, &same);
+				bad += !same;
+				tried++;
+				infast += nf > 0;
+			}
+			fi.b[at] = save.b[at];
+		}
+	}
+	fast_map();
+	printf("# %u changed bytes and pcs, %u with DIEs in place\n", tried, infast);
+	tap_ok(bad == 0 && infast > 1000, "in place: every byte changed, at each pc: the same answers");
+	/* A declaration's sibling behind it, or past the unit: its children walked. */
+	patch(&fi, f_sib_f, 3, 4);
+	fast_check(0x1005, "_ZN1n1fEv", 13, "in place: a sibling behind the DIE");
+	patch(&fi, f_sib_f, 0x10000, 4);
+	fast_check(0x1005, "_ZN1n1fEv", 13, "in place: a sibling past the unit");
+	fi = save;
+	fast_map();
+	/* Namespaces nested past the bound, each in place: -CR_ERANGE as read. */
+	fi.n = f_end - 1;
+	for (int i = 0; i < CR_DWINFO_MAX_DEPTH + 1; i++)
+		uleb(&fi, 13), put(&fi, 0, 4);
+	for (int i = 0; i < CR_DWINFO_MAX_DEPTH + 2; i++)
+		uleb(&fi, 0);
+	patch(&fi, f_len_at, fi.n - 4, 4);
+	fast_map();
+	fast_check(0x1400, "error -4", CR_DWINFO_MAX_DEPTH + 11, "in place: nesting past the bound");
+	fi = save;
+	fast_map();
 }
 
 int main(void)
@@ -718,5 +1107,6 @@ int main(void)
 	printf("# %u units recorded by first walks\n", wk_recorded);
 	tap_ok(wk_recorded > 50, "the checks above ran with units' records of first walks too");
 	spans();
+	fast();
 	return tap_done();
 }
