@@ -9,6 +9,7 @@
 
 #include "maps.h"
 #include "mem.h"
+#include "modmem.h"
 #include "scratch.h"
 #include "str.h"
 #include "sys.h"
@@ -270,6 +271,21 @@ static void add_run(struct cr_mem_fast *f, uint64_t lo, uint64_t end)
 	to_front(f, free_);
 }
 
+/*
+ * Module memory proven without a system call (modmem.c; docs/design.md,
+ * "Remembered proofs"): the remembered readable range of a loaded module
+ * that holds [addr, end), made a run of f.  1, or 0: prove it.
+ */
+static int module_run(struct cr_mem_fast *f, uint64_t addr, uint64_t end)
+{
+	uint64_t lo, hi;
+
+	if (!cr_modmem_find(addr, end - addr, &lo, &hi))
+		return 0;
+	add_run(f, lo, hi);
+	return 1;
+}
+
 static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len)
 {
 	uint64_t first = addr >> 12, last;
@@ -287,7 +303,7 @@ static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_
 			break;
 	if (k < CR_FAST_RUNS) {
 		to_front(f, k);
-	} else {
+	} else if (!module_run(f, addr, addr + len)) {
 		n = prove(f, first, (unsigned)(last - first + 1));
 		if (n < last - first + 1)
 			return -CR_EFAULT;
@@ -351,7 +367,8 @@ static __attribute__((noinline)) const void *view_prove(struct cr_mem_fast *f, u
 	/* As many chunks in a system call as it takes. */
 	for (c = first, k = 0; c <= last && k < CR_VIEW_PAGES; k++) {
 		a = c == first ? addr : c << 12;
-		if ((e = covered_to(f, a)) != 0) {
+		if ((e = covered_to(f, a)) != 0 ||
+		    (module_run(f, a, (c + 1) << 12) && (e = covered_to(f, a)) != 0)) {
 			c = e >> 12;	/* runs are whole chunks: e is past c */
 			continue;
 		}
