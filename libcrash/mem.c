@@ -152,6 +152,7 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
 	memset(m, 0, sizeof(*m));
 	m->read = buffer_read;
 	m->view = buffer_view;
+	m->free_views = 1;
 	m->buf = bytes;
 	m->lo = addr;
 	m->hi = addr + len;
@@ -388,6 +389,22 @@ static const void *fast_view(const struct cr_mem *m, uint64_t addr, size_t len)
 	if (in_runs(f, addr, addr + len))
 		return (const void *)(uintptr_t)addr;
 	return view_prove(f, addr, len);
+}
+
+const void *cr_mem_view_free(const struct cr_mem *m, uint64_t addr, size_t len)
+{
+	struct cr_mem_fast *f = m->priv;
+
+	if (len == 0 || addr + len < addr)
+		return NULL;
+	if (m->free_views)
+		return cr_mem_view(m, addr, len);
+	if (m->view != fast_view)
+		return NULL;
+	if (in_runs(f, addr, addr + len) ||
+	    (module_run(f, addr, addr + len) && in_runs(f, addr, addr + len)))
+		return (const void *)(uintptr_t)addr;
+	return NULL;
 }
 
 void cr_mem_fast_init(struct cr_mem_fast *f)
