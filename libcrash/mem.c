@@ -272,22 +272,33 @@ static void add_run(struct cr_mem_fast *f, uint64_t lo, uint64_t end)
 	to_front(f, free_);
 }
 
+static int read_runs(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len, int mods);
+
+/* A module's headers for modmem.c: proven as any other read of f, no module looked up. */
+static int headers_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	return read_runs(m->priv, addr, dst, len, 0);
+}
+
 /*
  * Module memory proven without a system call (modmem.c; docs/design.md,
  * "Remembered proofs"): the remembered readable range of a loaded module
- * that holds [addr, end), made a run of f.  1, or 0: prove it.
+ * that holds [addr, end), made a run of f.  1, or 0: prove it.  A module's
+ * first question reads its headers through f (its run, its pid).
  */
 static int module_run(struct cr_mem_fast *f, uint64_t addr, uint64_t end)
 {
+	struct cr_mem hdr = { .read = headers_read, .priv = f };
 	uint64_t lo, hi;
 
-	if (!cr_modmem_find(addr, end - addr, &lo, &hi))
+	if (!cr_modmem_find(addr, end - addr, &lo, &hi, &hdr))
 		return 0;
 	add_run(f, lo, hi);
 	return 1;
 }
 
-static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len)
+/* A read outside run 0: another run, a module's memory (mods), or a proof. */
+static int read_runs(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len, int mods)
 {
 	uint64_t first = addr >> 12, last;
 	unsigned k, n;
@@ -304,7 +315,7 @@ static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_
 			break;
 	if (k < CR_FAST_RUNS) {
 		to_front(f, k);
-	} else if (!module_run(f, addr, addr + len)) {
+	} else if (!mods || !module_run(f, addr, addr + len)) {
 		n = prove(f, first, (unsigned)(last - first + 1));
 		if (n < last - first + 1)
 			return -CR_EFAULT;
@@ -315,6 +326,11 @@ static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_
 	else if (dst)
 		memcpy(dst, (const void *)(uintptr_t)addr, len);
 	return 0;
+}
+
+static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len)
+{
+	return read_runs(f, addr, dst, len, 1);
 }
 
 int cr_mem_fast_slow64(struct cr_mem_fast *f, uint64_t addr, uint64_t *v)

@@ -128,7 +128,7 @@ unsigned cr_modmem_ranges(const Elf64_Phdr *ph, unsigned phnum, uint64_t bias, u
  * "Remembered proofs": a module unloaded and another loaded at the same
  * address must not meet the first one's record).  n 0: the module's headers
  * could not be read or made no sense: asked no more, its pages are proven
- * as any others.
+ * as any others; n SEEN: asked about once.
  */
 #define SLOTS 16
 #define WAYS 4
@@ -146,6 +146,7 @@ static struct slot {
 	struct rec rec;
 } slots[SLOTS];
 static int learn_off;	/* cr_modmem_reset(0) */
+#define SEEN UINT64_MAX	/* rec.n of a module asked about once: learned at the next question */
 
 _Static_assert(sizeof(struct rec) % 8 == 0, "copied as 64-bit words");
 
@@ -238,14 +239,14 @@ static int key_of(uint64_t addr, struct key *k)
 #define HDR_PHDRS 24	/* program headers read in one go with the ELF header */
 
 /*
- * The module's record from its headers, read through the kernel: the ELF
+ * The module's record from its headers, read through m: the ELF
  * header at its start (the first PT_LOAD maps the file from offset 0, with
  * the program headers after the header), its PT_LOADs, the first of which
  * must start the span.  Stored even when empty (n 0), then checked: the
  * module still loaded with the same key, else not stored (it changed while
  * we read: the bytes may be another module's).
  */
-static void learn(const struct key *k, struct rec *out)
+static void learn(const struct key *k, const struct cr_mem *m, struct rec *out)
 {
 	struct {
 		Elf64_Ehdr eh;
@@ -257,7 +258,7 @@ static void learn(const struct key *k, struct rec *out)
 
 	memset(out, 0, sizeof(*out));
 	out->k = *k;
-	if (cr_read(&cr_mem_self, k->start, &h, sizeof(h)) < 0 ||
+	if (cr_read(m, k->start, &h, sizeof(h)) < 0 ||
 	    !cr_memeq(h.eh.e_ident, ELFMAG, SELFMAG) || h.eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    h.eh.e_phentsize != sizeof(Elf64_Phdr) || h.eh.e_phnum == 0 ||
 	    h.eh.e_phnum > HDR_PHDRS || h.eh.e_phoff != sizeof(Elf64_Ehdr))
@@ -276,7 +277,8 @@ store:
 		put(out);
 }
 
-int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi)
+int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi,
+		   const struct cr_mem *hdr)
 {
 	struct key k;
 	struct rec r;
@@ -284,8 +286,20 @@ int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi)
 	if (len == 0 || addr + len < addr || __atomic_load_n(&learn_off, __ATOMIC_RELAXED) ||
 	    key_of(addr, &k) < 0)
 		return 0;
-	if (get(&k, &r) < 0)
-		learn(&k, &r);
+	/*
+	 * Learned at a module's second question, not its first: a process
+	 * that captures once (a crash, a cold capture) has its pages proven by
+	 * the reads it makes anyway, and the headers, their ranges and the
+	 * slot's write would only add to it (~1,200 instructions a module).
+	 */
+	if (get(&k, &r) < 0) {
+		r.k = k;
+		r.n = SEEN;
+		put(&r);
+		return 0;
+	}
+	if (r.n == SEEN)
+		learn(&k, hdr, &r);
 	for (unsigned i = 0; i < r.n && i < CR_MODMEM_RANGES; i++)
 		if (addr >= r.r[i].lo && addr + len <= r.r[i].hi) {
 			*lo = r.r[i].lo;
@@ -310,8 +324,10 @@ void cr_modmem_reset(int learn_)
 }
 #else
 /* glibc < 2.35: nothing tells whether a module is still loaded without its lock. */
-int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi)
+int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi,
+		   const struct cr_mem *hdr)
 {
+	(void)hdr;
 	(void)addr;
 	(void)len;
 	(void)lo;

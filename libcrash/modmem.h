@@ -38,11 +38,13 @@ unsigned cr_modmem_ranges(const Elf64_Phdr *ph, unsigned phnum, uint64_t bias, u
  * [addr, addr + len) inside a range that cr_modmem_ranges gives for a module
  * _dl_find_object finds loaded now: 1 with the range in *lo, *hi; else 0 (no
  * _dl_find_object, a module it does not know, a page no PF_R segment holds).
- * A module's first question reads its ELF and program headers through the
- * kernel (cr_mem_self: one system call); later ones make none.  AS-safe,
- * lock-free.
+ * A module's first question reads its ELF and program headers through hdr
+ * (a reader that checks every read, and asks no module: cr_mem_fast's
+ * proofs, one system call); later ones read nothing.  AS-safe, lock-free.
  */
-int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi);
+struct cr_mem;
+int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi,
+		   const struct cr_mem *hdr);
 
 /* Forget every module (tests); learn: 0 makes cr_modmem_find answer 0 (benchmarks, tests). */
 void cr_modmem_reset(int learn);

@@ -144,7 +144,9 @@ static int one(const char *name, int *holes)
 	end = (uintptr_t)fo.dlfo_map_end;
 	same_addr += start == last_start;
 	last_start = start;
-	if (!cr_modmem_find((uintptr_t)sym, 1, &lo, &hi) || lo > (uintptr_t)sym ||
+	/* The first question marks the module, the second learns it. */
+	cr_modmem_find((uintptr_t)sym, 1, &lo, &hi, &cr_mem_self);
+	if (!cr_modmem_find((uintptr_t)sym, 1, &lo, &hi, &cr_mem_self) || lo > (uintptr_t)sym ||
 	    hi <= (uintptr_t)sym) {
 		fprintf(stderr, "# %s: its code is not claimed\n", name);
 		ok = 0;
@@ -153,7 +155,7 @@ static int one(const char *name, int *holes)
 		for (a = start; a < end; a += K) {
 			struct cr_mem_fast f;
 			uint8_t b;
-			int m = maps_readable(a), c = cr_modmem_find(a, 1, &lo, &hi);
+			int m = maps_readable(a), c = cr_modmem_find(a, 1, &lo, &hi, &cr_mem_self);
 
 			*holes += m == 0;
 			cr_mem_fast_init(&f);
@@ -178,7 +180,8 @@ static void live(const char *argv0)
 
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - argv0) : 1, slash ? argv0 : ".");
 	cr_modmem_reset(1);
-	tap_ok(cr_modmem_find((uintptr_t)pure, 1, &lo, &hi) && lo <= (uintptr_t)pure &&
+	cr_modmem_find((uintptr_t)pure, 1, &lo, &hi, &cr_mem_self);	/* seen */
+	tap_ok(cr_modmem_find((uintptr_t)pure, 1, &lo, &hi, &cr_mem_self) && lo <= (uintptr_t)pure &&
 	       (uintptr_t)pure < hi, "this program's code is claimed");
 	for (int k = 0; k < 12; k++)
 		ok &= one(libs[k % 6], &holes);
@@ -187,7 +190,7 @@ static void live(const char *argv0)
 	tap_ok(holes > 0, "the modules had pages that are not readable");
 	fprintf(stderr, "# %d of 12 loads at the previous one's address\n", same_addr);
 	cr_modmem_reset(0);
-	tap_ok(!cr_modmem_find((uintptr_t)pure, 1, &lo, &hi), "nothing claimed when told not to");
+	tap_ok(!cr_modmem_find((uintptr_t)pure, 1, &lo, &hi, &cr_mem_self), "nothing claimed when told not to");
 	cr_modmem_reset(1);
 }
 #endif
