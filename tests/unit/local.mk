@@ -50,13 +50,18 @@ include tests/unit/demangle.mk
 # The captures' remembered proofs against module unloads, freed thread stacks,
 # fork and alternate stacks (issue 20): linked with libcrash.so (its
 # pthread_create records each thread's stack) and two modules it loads in turn.
+# Frame pointers in it and in its modules: the fp engine's captures are
+# checked too, through module code whose proofs are remembered (modmem.c).
+tests_unit_t_recall_CFLAGS = $(AM_CFLAGS) -fno-omit-frame-pointer
 tests_unit_t_recall_LDFLAGS = -no-install -Wl,-z,now
 tests_unit_t_recall_LDADD = libcrash.la -ldl -lpthread
 tests_unit_t_recall_DEPENDENCIES = libcrash.la tests/unit/librecall-a.so tests/unit/librecall-b.so
 tests/unit/librecall-a.so: $(srcdir)/tests/recall/mod.c
-	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fPIC -shared -DRECALL_PAD=1 -o $@ $<
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fno-omit-frame-pointer -fPIC -shared \
+		-DRECALL_PAD=1 -o $@ $<
 tests/unit/librecall-b.so: $(srcdir)/tests/recall/mod.c
-	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fPIC -shared -DRECALL_PAD=8 -o $@ $<
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fno-omit-frame-pointer -fPIC -shared \
+		-DRECALL_PAD=8 -o $@ $<
 CLEANFILES += tests/unit/librecall-a.so tests/unit/librecall-b.so
 # Module memory proven once (libcrash/modmem.c): the two modules above and one
 # whose segments are 64 KiB apart (holes the loader makes PROT_NONE), with and
