@@ -145,8 +145,9 @@ static __attribute__((noinline)) int stack_range(struct cr_fp_run *r, struct cr_
 /*
  * The code range for pc: the executable PT_LOAD of its module that holds it
  * (read once per range from the module's program headers), intersected with
- * pages proven readable around pc, less the 8 bytes the trampoline filter
- * reads.  0, or -1: the steps take this frame.
+ * pages proven readable around pc (or all of it, where that costs nothing),
+ * less the 8 bytes the trampoline filter reads.  0, or -1: the steps take
+ * this frame.
  */
 static __attribute__((noinline)) int code_range(struct cr_fp_run *r, struct cr_walk *w,
 						uint64_t pc)
@@ -154,8 +155,9 @@ static __attribute__((noinline)) int code_range(struct cr_fp_run *r, struct cr_w
 	const struct cr_module *mod;
 	const Elf64_Phdr *ph;
 	const uint8_t *v;
-	uint64_t slo = 0, shi = 0, plo, phi, delta, page = pc & ~(PAGE - 1);
+	uint64_t slo = 0, shi = 0, plo, phi, delta, page = pc & ~(PAGE - 1), sp0, sp1;
 	unsigned i;
+	int x;
 
 	if (pc < PAGE)
 		return -1;
@@ -184,8 +186,26 @@ static __attribute__((noinline)) int code_range(struct cr_fp_run *r, struct cr_w
 	r->xlen = shi - slo;
 page:
 	/* What a map of the process says (the crash path), if it says no. */
-	if (w->is_exec && w->is_exec(w, pc) == 0)
+	if ((x = w->is_exec ? w->is_exec(w, pc) : -1) == 0)
 		return -1;
+	/*
+	 * A walk that tells no page's execute permission from another's (x < 0:
+	 * crash_backtrace's, with no maps), in memory that shows the whole
+	 * segment at no cost (a loaded module's readable segments, modmem.h; a
+	 * buffer): the segment is the range, so a chain through a module's code
+	 * takes no call per page.  The 8 bytes at pc stay inside its last page.
+	 */
+	sp0 = slo & ~(PAGE - 1);
+	sp1 = (shi + PAGE - 1) & ~(PAGE - 1);
+	if (x < 0 && sp1 > sp0 && (v = cr_mem_view_free(w->mem, sp0, sp1 - sp0)) != NULL) {
+		phi = shi - 1 < sp1 - 8 ? shi - 1 : sp1 - 8;
+		if (pc >= slo && pc <= phi) {
+			r->clo = slo;
+			r->clen = phi - slo + 1;
+			r->cdelta = (uint64_t)(uintptr_t)v - sp0;
+			return 0;
+		}
+	}
 	/* pc's page, and the next one if the 8 bytes cross into it: no more,
 	   for a page the process has not touched would be faulted in by the
 	   proof (a page-cache fault per page: microseconds). */
@@ -209,45 +229,55 @@ page:
 
 #define BATCH 32	/* frames found before they are recorded (no call in the loop) */
 
+/* Where the loop puts its frames: pc[], and sp[] unless it is NULL. */
 struct batch {
-	uint64_t pc[BATCH], sp[BATCH];	/* the last record read: sp[n - 1] - CFA */
+	uint64_t *pc, *sp;
+	uint64_t rec;		/* the last frame record read (its caller's sp - CFA) */
 	int redo;		/* a range's view is not the memory itself: run_any goes on */
+	uint64_t pcbuf[BATCH], spbuf[BATCH];	/* pc, sp: a trace that wants more than pcs */
 };
 
 /*
  * The loop, for a record layout known at compile time (FP, RA, CFA: the
- * offsets from fp; STRIP: the arch strips return addresses), from fp and sp
- * of a frame whose pc has been asked the sig question: up to max frames into
- * b.  It keeps what it tests in registers and makes no call but where a
- * range must be proven (stack_range, code_range): per frame the record's
- * checks and two loads, the caller's pc checked against the code range (0
- * is never in it), the trampoline filter of that pc.  fp >= sp (the fp
- * step's check) and CFA > 0, or fp > sp, make the caller's sp grow.
+ * offsets from fp; STRIP: the arch strips return addresses; SPS: b->sp is
+ * wanted), from fp and sp of a frame whose pc has been asked the sig
+ * question: up to max frames into b.  It keeps what it tests in registers
+ * and makes no call but where a range must be proven (stack_range,
+ * code_range): per frame the record's checks and two loads, the caller's pc
+ * checked against the code range (0 is never in it), the trampoline filter
+ * of that pc.  fp >= sp (the fp step's check) and CFA > 0, or fp > sp, make
+ * the caller's sp grow.
  */
 static inline __attribute__((always_inline)) unsigned
 run_loop(struct cr_fp_run *r, struct cr_walk *w, uint64_t fp, uint64_t sp, unsigned max,
 	 struct batch *b, const int64_t FP, const int64_t RA, const int64_t CFA, const int STRIP,
-	 const int ZD)
+	 const int ZD, const int SPS)
 {
 	const uint64_t mask = r->sig ? cr_sigreturn_mask : 0;
 	const uint64_t head = r->sig ? cr_sigreturn_head : ~0ull;	/* no sig step: never equal */
-	uint64_t slo = r->slo, slen = r->slen, clo = r->clo, clen = r->clen;
+	/*
+	 * The lowest fp the next record may have: the fp step's fp >= sp
+	 * (fp > sp where CFA <= 0).  Each record read raises it past itself,
+	 * so once a record is in the proven range [slo, shi), lo >= slo and
+	 * fp >= lo && fp < shi asks both (two tests, no flag arithmetic).
+	 */
+	uint64_t lo = sp + (CFA <= 0), shi = r->slo + r->slen, clo = r->clo, clen = r->clen;
 	/* address -> the view's bytes; ZD: 0 (the live process: views are the memory) */
 	uint64_t sdelta = ZD ? 0 : r->sdelta, cdelta = ZD ? 0 : r->cdelta;
-	uint64_t nfp, npc, word;
+	uint64_t nfp, npc, word, *pcs = b->pc, *sps = b->sp;
 	unsigned n = 0;
 
 	b->redo = 0;
-
+	b->rec = 0;
+	if (lo < r->slo)
+		shi = 0;	/* the first record takes the proof's path */
 	while (n < max) {
-		/* The fp step: an aligned record at or above sp, inside the stack
-		   (three tests, three branches: no flag arithmetic). */
-		if (__builtin_expect(fp - slo >= slen, 0) || __builtin_expect(fp < sp + (CFA <= 0), 0) ||
+		/* The fp step: an aligned record at or above sp, inside the stack. */
+		if (__builtin_expect(fp >= shi, 0) || __builtin_expect(fp < lo, 0) ||
 		    __builtin_expect((fp & 7) != 0, 0)) {
-			if (stack_range(r, w, fp, sp) < 0 || fp < sp + (CFA <= 0))
+			if (fp < lo || stack_range(r, w, fp, lo - (CFA <= 0)) < 0)
 				break;
-			slo = r->slo;
-			slen = r->slen;
+			shi = r->slo + r->slen;
 			if (ZD && r->sdelta) {
 				b->redo = 1;
 				break;
@@ -270,10 +300,12 @@ run_loop(struct cr_fp_run *r, struct cr_walk *w, uint64_t fp, uint64_t sp, unsig
 			}
 			cdelta = ZD ? 0 : r->cdelta;
 		}
-		b->pc[n] = npc;
-		b->sp[n] = fp + (uint64_t)CFA;
+		pcs[n] = npc;
+		if (SPS)
+			sps[n] = fp + (uint64_t)CFA;
 		n++;
-		sp = fp + (uint64_t)CFA;
+		b->rec = fp;
+		lo = fp + (uint64_t)CFA + (CFA <= 0);
 		fp = nfp;
 		/* The next step's sig question: a trampoline at the caller's pc? */
 		__builtin_memcpy(&word, (const void *)(uintptr_t)(npc + cdelta), 8);
@@ -283,35 +315,31 @@ run_loop(struct cr_fp_run *r, struct cr_walk *w, uint64_t fp, uint64_t sp, unsig
 	return n;
 }
 
-/* One copy of the loop per layout: the offsets are immediates, the views the
-   memory itself (else run_any). */
-static __attribute__((noinline)) unsigned run_a(struct cr_fp_run *r, struct cr_walk *w,
-						uint64_t fp, uint64_t sp, unsigned max,
-						struct batch *b)
-{
-	return run_loop(r, w, fp, sp, max, b, 0, 8, 16, 0, 1);	/* x86_64 */
-}
+typedef unsigned run_fn(struct cr_fp_run *r, struct cr_walk *w, uint64_t fp, uint64_t sp,
+			unsigned max, struct batch *b);
 
-static __attribute__((noinline)) unsigned run_a_strip(struct cr_fp_run *r, struct cr_walk *w,
-						      uint64_t fp, uint64_t sp, unsigned max,
-						      struct batch *b)
-{
-	return run_loop(r, w, fp, sp, max, b, 0, 8, 16, 1, 1);	/* aarch64 */
-}
-
-static __attribute__((noinline)) unsigned run_b(struct cr_fp_run *r, struct cr_walk *w,
-						uint64_t fp, uint64_t sp, unsigned max,
-						struct batch *b)
-{
-	return run_loop(r, w, fp, sp, max, b, -16, -8, 0, 0, 1);	/* riscv64, loongarch64 */
-}
+/* One copy of the loop per layout and output: the offsets are immediates, the
+   views the memory itself (else run_any). */
+#define RUN(name, FP, RA, CFA, STRIP, SPS)                                                 \
+	static __attribute__((noinline)) unsigned name(struct cr_fp_run *r, struct cr_walk *w, \
+						       uint64_t fp, uint64_t sp, unsigned max, \
+						       struct batch *b)                        \
+	{                                                                                  \
+		return run_loop(r, w, fp, sp, max, b, FP, RA, CFA, STRIP, 1, SPS);         \
+	}
+RUN(run_a, 0, 8, 16, 0, 0)		/* x86_64 */
+RUN(run_a_sps, 0, 8, 16, 0, 1)
+RUN(run_a_strip, 0, 8, 16, 1, 0)	/* aarch64 */
+RUN(run_a_strip_sps, 0, 8, 16, 1, 1)
+RUN(run_b, -16, -8, 0, 0, 0)		/* riscv64, loongarch64 */
+RUN(run_b_sps, -16, -8, 0, 0, 1)
 
 static __attribute__((noinline)) unsigned run_any(struct cr_fp_run *r, struct cr_walk *w,
 						  uint64_t fp, uint64_t sp, unsigned max,
 						  struct batch *b)
 {
 	return run_loop(r, w, fp, sp, max, b, r->fp_off, r->ra_off, r->cfa_off,
-			w->arch->strip_ra != NULL, 0);
+			w->arch->strip_ra != NULL, 0, 1);
 }
 
 unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
@@ -319,13 +347,17 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 {
 	const struct cr_arch *a = w->arch;
 	const unsigned fpn = a->fp, spn = a->sp;
-	unsigned (*loop)(struct cr_fp_run *, struct cr_walk *, uint64_t, uint64_t, unsigned,
-			 struct batch *) = run_any;
+	/* Only the pcs wanted (crash_backtrace): straight into its buffer, as
+	   many as it has room for (64-bit targets: a pointer is the 8 bytes of
+	   its address); else 32 at a time with their sps, then recorded. */
+	const int direct = t->pcs && !t->f && !t->sink;
+	run_fn *loop = run_any;
 	struct batch b;
 	uint64_t pc = cur->pc, word, fp, sp;
 	unsigned n = 0, k, i, max;
 	int more = 1;
 
+	_Static_assert(sizeof(void *) == sizeof(uint64_t), "64-bit");
 	if (!r->on || !cr_reg_valid(cur, fpn) || !cr_reg_valid(cur, spn) || t->n >= t->max)
 		return 0;
 	fp = cur->r[fpn];
@@ -345,16 +377,26 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 	if (r->sig && (word & cr_sigreturn_mask) == cr_sigreturn_head)
 		return 0;
 	if (r->fp_off == 0 && r->ra_off == 8 && r->cfa_off == 16)
-		loop = a->strip_ra ? run_a_strip : run_a;
+		loop = a->strip_ra ? (direct ? run_a_strip : run_a_strip_sps)
+				   : (direct ? run_a : run_a_sps);
 	else if (r->fp_off == -16 && r->ra_off == -8 && r->cfa_off == 0 && !a->strip_ra)
-		loop = run_b;
+		loop = direct ? run_b : run_b_sps;
 	for (unsigned round = 0; t->n < t->max && round < 1u << 16; round++) {
-		max = t->max - t->n < BATCH ? t->max - t->n : BATCH;
-		k = (r->sdelta | r->cdelta ? run_any : loop)(r, w, fp, sp, max, &b);
-		if (t->pcs && !t->f && !t->sink) {
-			/* Only the pcs wanted: one copy (64-bit targets: a pointer
-			   is the 8 bytes of its address). */
-			_Static_assert(sizeof(void *) == sizeof(uint64_t), "64-bit");
+		int any = (r->sdelta | r->cdelta) != 0;
+
+		max = t->max - t->n;
+		if (direct && !any) {
+			b.pc = (uint64_t *)(void *)(t->pcs + t->n);
+			b.sp = NULL;
+		} else {
+			b.pc = b.pcbuf;
+			b.sp = b.spbuf;
+			max = max < BATCH ? max : BATCH;
+		}
+		k = (any ? run_any : loop)(r, w, fp, sp, max, &b);
+		if (b.pc != b.pcbuf)
+			t->n += k;
+		else if (direct) {
 			__builtin_memcpy(t->pcs + t->n, b.pc, k * sizeof(b.pc[0]));
 			t->n += k;
 		} else {
@@ -366,7 +408,7 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 			   address's column (the last record's, read again: it was
 			   proven) and sp set, the others kept, none past the
 			   arch's columns. */
-			uint64_t rec = b.sp[k - 1] - (uint64_t)r->cfa_off;
+			uint64_t rec = b.rec;
 
 			cur->valid &= CR_BIT(a->nregs) - 1;
 			if (cr_read64(w->mem, rec + (uint64_t)r->fp_off, &fp) < 0 ||
@@ -376,7 +418,7 @@ unsigned cr_fp_run(struct cr_fp_run *r, struct cr_walk *w, struct cr_regs *cur,
 			} else {
 				cur->valid |= CR_BIT(r->ra);
 			}
-			sp = b.sp[k - 1];
+			sp = rec + (uint64_t)r->cfa_off;
 			cur->r[fpn] = fp;
 			cur->r[spn] = sp;
 			cur->pc = b.pc[k - 1];

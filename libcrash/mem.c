@@ -9,6 +9,7 @@
 
 #include "maps.h"
 #include "mem.h"
+#include "modmem.h"
 #include "scratch.h"
 #include "str.h"
 #include "sys.h"
@@ -153,6 +154,7 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
 	memset(m, 0, sizeof(*m));
 	m->read = buffer_read;
 	m->view = buffer_view;
+	m->free_views = 1;
 	m->buf = bytes;
 	m->lo = addr;
 	m->hi = addr + len;
@@ -272,7 +274,33 @@ static void add_run(struct cr_mem_fast *f, uint64_t lo, uint64_t end)
 	to_front(f, free_);
 }
 
-static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len)
+static int read_runs(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len, int mods);
+
+/* A module's headers for modmem.c: proven as any other read of f, no module looked up. */
+static int headers_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	return read_runs(m->priv, addr, dst, len, 0);
+}
+
+/*
+ * Module memory proven without a system call (modmem.c; docs/design.md,
+ * "Remembered proofs"): the remembered readable range of a loaded module
+ * that holds [addr, end), made a run of f.  1, or 0: prove it.  A module's
+ * first question reads its headers through f (its run, its pid).
+ */
+static int module_run(struct cr_mem_fast *f, uint64_t addr, uint64_t end)
+{
+	struct cr_mem hdr = { .read = headers_read, .priv = f };
+	uint64_t lo, hi;
+
+	if (!cr_modmem_find(addr, end - addr, &lo, &hi, &hdr))
+		return 0;
+	add_run(f, lo, hi);
+	return 1;
+}
+
+/* A read outside run 0: another run, a module's memory (mods), or a proof. */
+static int read_runs(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len, int mods)
 {
 	uint64_t first = addr >> 12, last;
 	unsigned k, n;
@@ -289,7 +317,7 @@ static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_
 			break;
 	if (k < CR_FAST_RUNS) {
 		to_front(f, k);
-	} else {
+	} else if (!mods || !module_run(f, addr, addr + len)) {
 		n = prove(f, first, (unsigned)(last - first + 1));
 		if (n < last - first + 1)
 			return -CR_EFAULT;
@@ -300,6 +328,11 @@ static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_
 	else if (dst)
 		memcpy(dst, (const void *)(uintptr_t)addr, len);
 	return 0;
+}
+
+static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len)
+{
+	return read_runs(f, addr, dst, len, 1);
 }
 
 int cr_mem_fast_slow64(struct cr_mem_fast *f, uint64_t addr, uint64_t *v)
@@ -353,7 +386,8 @@ static __attribute__((noinline)) const void *view_prove(struct cr_mem_fast *f, u
 	/* As many chunks in a system call as it takes. */
 	for (c = first, k = 0; c <= last && k < CR_VIEW_PAGES; k++) {
 		a = c == first ? addr : c << 12;
-		if ((e = covered_to(f, a)) != 0) {
+		if ((e = covered_to(f, a)) != 0 ||
+		    (module_run(f, a, (c + 1) << 12) && (e = covered_to(f, a)) != 0)) {
 			c = e >> 12;	/* runs are whole chunks: e is past c */
 			continue;
 		}
@@ -373,6 +407,22 @@ static const void *fast_view(const struct cr_mem *m, uint64_t addr, size_t len)
 	if (in_runs(f, addr, addr + len))
 		return (const void *)(uintptr_t)addr;
 	return view_prove(f, addr, len);
+}
+
+const void *cr_mem_view_free(const struct cr_mem *m, uint64_t addr, size_t len)
+{
+	struct cr_mem_fast *f = m->priv;
+
+	if (len == 0 || addr + len < addr)
+		return NULL;
+	if (m->free_views)
+		return cr_mem_view(m, addr, len);
+	if (m->view != fast_view)
+		return NULL;
+	if (in_runs(f, addr, addr + len) ||
+	    (module_run(f, addr, addr + len) && in_runs(f, addr, addr + len)))
+		return (const void *)(uintptr_t)addr;
+	return NULL;
 }
 
 void cr_mem_fast_init(struct cr_mem_fast *f)

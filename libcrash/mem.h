@@ -21,6 +21,7 @@ struct cr_mem {
 	const uint8_t *buf;	/* buffer-backed memory (tests, snapshots): [lo, hi) */
 	uint64_t lo, hi;
 	void *priv;		/* state of the reader (cr_mem_fast; a test's wrapper) */
+	uint8_t free_views;	/* every view costs nothing (buffers): cr_mem_view_free */
 };
 
 /*
@@ -42,7 +43,9 @@ int cr_mem_init(void);
  * a 4 KiB chunk goes through the kernel, which also tries the next chunks
  * above it in the same system call (one byte each: stacks are read upwards);
  * reads inside a proven run of chunks are plain loads.  Page protections have
- * at least 4 KiB granularity, so one readable byte proves its chunk.
+ * at least 4 KiB granularity, so one readable byte proves its chunk.  Before
+ * the kernel is asked, a loaded module's readable segments are looked up
+ * (modmem.h: no system call once the module's headers are read).
  * What it does not guard against: another thread unmapping a proven chunk
  * meanwhile.  crash_backtrace uses it; so does the crash handler, whose own
  * fault handling turns such a fault into the original signal's default action.
@@ -117,6 +120,15 @@ static inline const void *cr_mem_view(const struct cr_mem *m, uint64_t addr, siz
 		return NULL;
 	return m->view(m, addr, len);
 }
+
+/*
+ * cr_mem_view, but only where it costs no system call: pages a cr_mem_fast
+ * has proven or a loaded module's readable segments (modmem.h), or memory
+ * whose views are all free (free_views: buffers); else NULL (any other
+ * memory, or pages not proven).  For a view of a whole segment that would
+ * otherwise be proven a page at a time as it is reached.  AS-safe.
+ */
+const void *cr_mem_view_free(const struct cr_mem *m, uint64_t addr, size_t len);
 
 static inline int cr_read(const struct cr_mem *m, uint64_t a, void *dst, size_t len)
 {

@@ -29,3 +29,13 @@ int recall_chain(int n, recall_cb *cb, void *arg)
 	__asm__ volatile("" : "+r"(r) :: "memory");
 	return r;
 }
+
+#ifdef MODMEM_BIG
+/* tests/unit/t-modmem: one more function, 12 KiB of code: more pages of text
+   in the same 64 KiB slot, so the same span as the module without it. */
+__attribute__((noinline, used)) int modmem_big(int x)
+{
+	__asm__ volatile(".fill 12288, 1, 0x90" ::: "memory");
+	return x + 1;
+}
+#endif

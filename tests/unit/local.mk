@@ -12,7 +12,8 @@ UNIT_TESTS = \
 	tests/unit/t-memfast tests/unit/t-meminit tests/unit/t-install tests/unit/t-sym \
 	tests/unit/t-sym-nopie tests/unit/t-sys tests/unit/t-str tests/unit/t-sink \
 	tests/unit/t-debuginfo tests/unit/t-dump tests/unit/t-unzstd tests/unit/t-threads \
-	tests/unit/t-abortmsg tests/unit/t-json tests/unit/t-symidx tests/unit/t-recall
+	tests/unit/t-abortmsg tests/unit/t-json tests/unit/t-symidx tests/unit/t-recall \
+	tests/unit/t-modmem
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
@@ -49,12 +50,30 @@ include tests/unit/demangle.mk
 # The captures' remembered proofs against module unloads, freed thread stacks,
 # fork and alternate stacks (issue 20): linked with libcrash.so (its
 # pthread_create records each thread's stack) and two modules it loads in turn.
+# Frame pointers in it and in its modules: the fp engine's captures are
+# checked too, through module code whose proofs are remembered (modmem.c).
+tests_unit_t_recall_CFLAGS = $(AM_CFLAGS) -fno-omit-frame-pointer
 tests_unit_t_recall_LDFLAGS = -no-install -Wl,-z,now
 tests_unit_t_recall_LDADD = libcrash.la -ldl -lpthread
 tests_unit_t_recall_DEPENDENCIES = libcrash.la tests/unit/librecall-a.so tests/unit/librecall-b.so
 tests/unit/librecall-a.so: $(srcdir)/tests/recall/mod.c
-	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fPIC -shared -DRECALL_PAD=1 -o $@ $<
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fno-omit-frame-pointer -fPIC -shared \
+		-DRECALL_PAD=1 -o $@ $<
 tests/unit/librecall-b.so: $(srcdir)/tests/recall/mod.c
-	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fPIC -shared -DRECALL_PAD=8 -o $@ $<
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fno-omit-frame-pointer -fPIC -shared \
+		-DRECALL_PAD=8 -o $@ $<
 CLEANFILES += tests/unit/librecall-a.so tests/unit/librecall-b.so
+# Module memory proven once (libcrash/modmem.c): the two modules above and one
+# whose segments are 64 KiB apart (holes the loader makes PROT_NONE), with and
+# without 12 KiB more code (the same span, more readable pages of text).
+tests_unit_t_modmem_LDADD = $(LDADD) -ldl
+tests_unit_t_modmem_DEPENDENCIES = $(UNIT_LDADD) tests/unit/librecall-a.so \
+	tests/unit/librecall-b.so tests/unit/libmodmem-holes.so tests/unit/libmodmem-big.so
+tests/unit/libmodmem-holes.so: $(srcdir)/tests/recall/mod.c
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fPIC -shared -DRECALL_PAD=8 \
+		-Wl,-z,max-page-size=0x10000 -Wl,-z,separate-code -o $@ $<
+tests/unit/libmodmem-big.so: $(srcdir)/tests/recall/mod.c
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fPIC -shared -DRECALL_PAD=8 \
+		-DMODMEM_BIG -Wl,-z,max-page-size=0x10000 -Wl,-z,separate-code -o $@ $<
+CLEANFILES += tests/unit/libmodmem-holes.so tests/unit/libmodmem-big.so
 EXTRA_DIST += tests/recall/mod.c

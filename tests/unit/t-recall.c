@@ -69,7 +69,43 @@ __attribute__((noinline)) static int same(int e)
 	return 1;
 }
 
-/* Several captures in a row (cold, then warm), with both engines that cache. */
+/* The frames of code built with frame pointers: this program's and its modules'. */
+static int with_fp(void *pc)
+{
+	Dl_info a, self;
+
+	return dladdr(pc, &a) && dladdr((void *)(uintptr_t)with_fp, &self) &&
+	       (a.dli_fbase == self.dli_fbase ||
+		(a.dli_fname && strstr(a.dli_fname, "/librecall-")));
+}
+
+/*
+ * The fp engine (its run reads the code at each return address, through the
+ * modules' remembered proofs): the frames up to the first caller without
+ * frame pointers (glibc's) must be backtrace()'s; past them it may stop.
+ */
+__attribute__((noinline)) static int same_fp(void)
+{
+	void *ours[MAXF], *ref[MAXF];
+	int n = crash_backtrace_with(CRASH_ENGINE_FP, ours, MAXF);
+	int m = backtrace(ref, MAXF), off, k;
+
+	/* ASan's backtrace() interceptor: one frame of its own first, at most. */
+	off = m > 2 && n > 1 && ref[2] == ours[1] && ref[1] != ours[1];
+	for (k = 1; k + off < m && with_fp(ref[k + off]); k++)
+		;
+	if (n < k || memcmp(ours + 1, ref + 1 + off, (size_t)(k - 1) * sizeof(void *)) != 0) {
+		fprintf(stderr, "# fp: %d frames, backtrace() %d, %d with frame pointers\n", n, m,
+			k);
+		for (int i = 0; i < n || i < m; i++)
+			fprintf(stderr, "#  %2d %p %p\n", i, i < n ? ours[i] : NULL,
+				i < m ? ref[i] : NULL);
+		return 0;
+	}
+	return 1;
+}
+
+/* Several captures in a row (cold, then warm), with both engines that cache, and fp. */
 static int check(void *arg)
 {
 	int ok = 1;
@@ -78,6 +114,7 @@ static int check(void *arg)
 	for (int i = 0; i < 3; i++) {
 		ok &= same(CRASH_ENGINE_CFI);
 		ok &= same(-1);
+		ok &= same_fp();
 	}
 	if (!ok)
 		__atomic_fetch_add(&bad, 1, __ATOMIC_RELAXED);

@@ -318,12 +318,30 @@ static int no_info(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *
  * from the program headers), frame records at fp_at(rec[i]) for x86_64:
  * the caller's fp, then the return address ra[i].
  */
+static uint8_t free_views;	/* the memory's views cost nothing: code ranges are segments */
+
+/* crash_backtrace's is_exec: nothing known past the first page. */
+static int unknown_exec(const struct cr_walk *w, uint64_t pc)
+{
+	(void)w;
+	return pc < 4096 ? 0 : -1;
+}
+
+/* A walk of the fake process as run_same makes it. */
+static void run_walk(struct cr_walk *w)
+{
+	fp_walk(w, x86, 0);
+	if (free_views)
+		w->is_exec = unknown_exec;
+}
+
 static void run_setup(const unsigned *rec, const uint64_t *ra, unsigned n)
 {
 	Elf64_Phdr ph = { .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_vaddr = FP_CODE - FP_BASE,
 			  .p_memsz = FP_BASE + FP_MODLEN - FP_CODE };
 
 	fp_reset();
+	fp_mem.free_views = free_views;
 	fp_put(fp_mod.phdr, &ph, sizeof(ph));
 	fp_mod.phnum = 1;
 	for (unsigned i = 0; i < n; i++) {
@@ -340,22 +358,30 @@ static int run_same(const char *what, unsigned first, unsigned max, unsigned *ra
 						{ CR_STEP_SIG, CR_STEP_STUB, CR_STEP_LEAF, CR_STEP_FP,
 						  { no_info, CR_TAG_FP, 0 } } };
 	static struct cr_frame fa[64], fb[64];
+	static void *pcs[64];
 	struct cr_trace ta = { .f = fa, .max = max }, tb = { .f = fb, .max = max };
+	struct cr_trace tc = { .pcs = pcs, .max = max };
 	struct cr_fp_run run;
 	struct cr_walk w;
 	struct cr_regs r;
 	int same;
 
-	fp_walk(&w, x86, 0);
+	run_walk(&w);
 	fp_regs(&r, x86, F + 0x20, fp_at(first) - 16);
 	cr_reg_set(&r, 6, fp_at(first));
 	cr_unwind(&w, &r, cr_policy(CRASH_ENGINE_FP), &ta);
-	fp_walk(&w, x86, 0);
+	run_walk(&w);
 	cr_unwind(&w, &r, &steps, &tb);
 	same = ta.n == tb.n && ta.stop == tb.stop && ta.stop_addr == tb.stop_addr;
 	for (unsigned i = 0; same && i < ta.n; i++)
 		same = fa[i].pc == fb[i].pc && fa[i].sp == fb[i].sp && fa[i].tag == fb[i].tag &&
 		       fa[i].flags == fb[i].flags;
+	/* And with the pcs only (crash_backtrace's trace: the run writes them in place). */
+	run_walk(&w);
+	cr_unwind(&w, &r, cr_policy(CRASH_ENGINE_FP), &tc);
+	same &= tc.n == ta.n && tc.stop == ta.stop && tc.stop_addr == ta.stop_addr;
+	for (unsigned i = 0; same && i < ta.n; i++)
+		same = pcs[i] == (void *)(uintptr_t)fa[i].pc;
 	if (!same) {
 		printf("# with the run: %u frames, stop %u at %#llx; the steps: %u, stop %u at %#llx\n",
 			 ta.n, ta.stop, (unsigned long long)ta.stop_addr, tb.n, tb.stop,
@@ -367,7 +393,7 @@ static int run_same(const char *what, unsigned first, unsigned max, unsigned *ra
 				 (unsigned long long)fb[i].sp, fb[i].tag, fb[i].flags);
 	}
 	/* How many frames the run itself found from the first frame. */
-	fp_walk(&w, x86, 0);
+	run_walk(&w);
 	ta.n = 0;
 	*ran = cr_fp_run_init(&run, &w, cr_policy(CRASH_ENGINE_FP)) ? cr_fp_run(&run, &w, &r, &ta)
 								     : 0;
@@ -397,6 +423,13 @@ static void t_fp_run(void)
 	ra[2] = FP_BASE + 0x10;	/* the module's headers: not its executable segment */
 	run_setup(rec, ra, 5);
 	run_same("run: a return address outside the code, as the steps give it", 10, 64, &ran);
+	tap_is_u64(ran, 2, "run: ... the run stops before it");
+	ra[1] = F + 0x1200;	/* callers on three pages of the code */
+	ra[2] = F + 0x5300;
+	run_setup(rec, ra, 5);
+	run_same("run: return addresses on several pages, as the steps give it", 10, 64, &ran);
+	tap_is_u64(ran, 5, "run: ... all five found by the run");
+	ra[1] = F + 0x200;
 	ra[2] = F + 0x300;
 	run_setup(rec, ra, 5);
 	fp_put64(fp_at(30), fp_at(40) + 4);	/* misaligned */
@@ -479,6 +512,10 @@ int main(void)
 	t_fp();
 	t_cfi();
 	t_scan();
+	t_fp_run();
+	/* Again where views cost nothing (a loaded module's code, remembered:
+	   modmem.h): each code range is the whole executable segment. */
+	free_views = 1;
 	t_fp_run();
 	t_sig();
 	return tap_done();
