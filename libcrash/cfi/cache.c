@@ -40,6 +40,7 @@ CR_HOT static void load_row(struct cr_crow *dst, const struct cr_crow *src)
 	const uint32_t *s = (const uint32_t *)src;
 	size_t words = offsetof(struct cr_crow, off) / 4;
 
+#pragma GCC unroll 16	/* the header: 13 words, a constant (seqlock.h's cr_seq_load) */
 	for (size_t i = 0; i < words; i++)
 		d[i] = __atomic_load_n(&s[i], __ATOMIC_RELAXED);
 	for (size_t k = 0; k < dst->n && k < CR_CROW_MAX; k++)
@@ -53,6 +54,7 @@ CR_HOT static void store_row(struct cr_crow *dst, const struct cr_crow *src)
 	size_t words = offsetof(struct cr_crow, off) / 4;
 
 	/* What load_row reads: the header and the rules in use. */
+#pragma GCC unroll 16
 	for (size_t i = 0; i < words; i++)
 		__atomic_store_n(&d[i], s[i], __ATOMIC_RELAXED);
 	for (size_t k = 0; k < src->n && k < CR_CROW_MAX; k++)

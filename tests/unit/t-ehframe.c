@@ -698,6 +698,20 @@ static size_t fast_image(int32_t r, const uint8_t *aug, size_t aug_n, int wide, 
 	return at;
 }
 
+/* What a decoding gives of an FDE, field by field (not the view). */
+static int fde_same(const struct cr_fde *fast, const struct cr_fde *slow)
+{
+	return fast->addr == slow->addr && fast->pc_lo == slow->pc_lo &&
+	       fast->pc_hi == slow->pc_hi && fast->lsda == slow->lsda &&
+	       fast->insns == slow->insns && fast->insns_end == slow->insns_end &&
+	       fast->cie.addr == slow->cie.addr && fast->cie.fde_enc == slow->cie.fde_enc &&
+	       fast->cie.lsda_enc == slow->cie.lsda_enc && fast->cie.aug_z == slow->cie.aug_z &&
+	       fast->cie.insns == slow->cie.insns && fast->cie.insns_end == slow->cie.insns_end &&
+	       fast->cie.bases.text == slow->cie.bases.text &&
+	       fast->cie.bases.data == slow->cie.bases.data &&
+	       fast->cie.bases.func == slow->cie.bases.func && fast->cie.ra == slow->cie.ra;
+}
+
 /* The FDE at off decoded in place (the buffer's views) and through reads
    alone (faultmem: no views, the general decoding): the same answer. */
 static int same_both_ways(size_t off, struct cr_fde *fast, int *ret_out)
@@ -716,15 +730,110 @@ static int same_both_ways(size_t off, struct cr_fde *fast, int *ret_out)
 		return 0;
 	if (r1 != 0)
 		return 1;
-	return fast->addr == slow.addr && fast->pc_lo == slow.pc_lo && fast->pc_hi == slow.pc_hi &&
-	       fast->lsda == slow.lsda && fast->insns == slow.insns &&
-	       fast->insns_end == slow.insns_end && fast->cie.addr == slow.cie.addr &&
-	       fast->cie.fde_enc == slow.cie.fde_enc && fast->cie.lsda_enc == slow.cie.lsda_enc &&
-	       fast->cie.aug_z == slow.cie.aug_z && fast->cie.insns == slow.cie.insns &&
-	       fast->cie.insns_end == slow.cie.insns_end &&
-	       fast->cie.bases.text == slow.cie.bases.text &&
-	       fast->cie.bases.data == slow.cie.bases.data &&
-	       fast->cie.bases.func == slow.cie.bases.func && fast->cie.ra == slow.cie.ra;
+	return fde_same(fast, &slow);
+}
+
+/*
+ * cr_eh_find on the buffer (its views: the table searched in place, each
+ * entry's head read in place) and through reads alone (faultmem: no views,
+ * the entry-at-a-time search and the cursor's head): the same result for pc.
+ */
+static int find_both_ways(uint64_t pc, int *ret_out)
+{
+	struct faultmem fm;
+	struct cr_fde fast, slow;
+	const struct cr_mem *plain = faultmem_init(&fm, &mem, NULL);
+	int r1, r2;
+
+	memset(&fast, 0xa5, sizeof(fast));
+	memset(&slow, 0xa5, sizeof(slow));
+	r1 = cr_eh_find(&mem, &src, pc, &fast);
+	r2 = cr_eh_find(plain, &src, pc, &slow);
+	*ret_out = r1;
+	return r1 == r2 && (r1 != 0 || fde_same(&fast, &slow));
+}
+
+/*
+ * The in-place search and head (issue 20's cold capture) against the reads:
+ * every order of the five entries (sorted, unsorted on and off the search
+ * path, reversed), every pc from below the first function to past the last
+ * in steps of 8 and at each function's edges; then fn 2's length field made
+ * each kind head() treats apart (terminator, extended, too short, past the
+ * section, up to its very end).
+ */
+static void t_in_place_vs_reads(void)
+{
+	static const struct {
+		uint32_t len;
+		int ret;
+		const char *name;
+	} heads[] = {
+		{ 0, -CR_EINVAL, "length 0 (the terminator)" },
+		{ 0xffffffff, -CR_EINVAL, "extended length (junk after it)" },
+		{ 3, -CR_EINVAL, "length 3: no room for the id" },
+		{ 4, -CR_EINVAL, "length 4: the id alone" },
+		{ 16, 0, "length 16 (the real one)" },
+		{ 0x7ffffff0, -CR_EINVAL, "length past the section" },
+	};
+	unsigned order[NFN], bad = 0, lookups_made = 0, hits = 0, orders = 0;
+	int ret;
+
+	/* The 120 orders of the five entries, as numbers in base 5 with distinct digits. */
+	for (unsigned code = 0; code < 5 * 5 * 5 * 5 * 5; code++) {
+		unsigned c = code, used = 0, ok = 1;
+
+		for (unsigned i = 0; i < NFN; i++, c /= 5) {
+			order[i] = c % 5;
+			ok &= !(used >> order[i] & 1);
+			used |= 1u << order[i];
+		}
+		if (!ok)
+			continue;
+		orders++;
+		build(order, 0x3b, DW_EH_PE_udata4);
+		use_image(1, HDR_LEN);
+		for (uint64_t pc = TEXT - 8; pc < TEXT + 0x500; pc += 8) {
+			bad += !find_both_ways(pc, &ret);
+			hits += ret == 0;
+			lookups_made++;
+		}
+		for (unsigned i = 0; i < NFN; i++) {
+			bad += !find_both_ways(fn[i].lo, &ret);
+			bad += !find_both_ways(fn[i].lo + fn[i].len - 1, &ret);
+			bad += !find_both_ways(fn[i].lo + fn[i].len, &ret);
+			lookups_made += 3;
+		}
+	}
+	/* 161 pcs in steps of 8 and 15 at the edges an order; the sorted
+	   order alone hits at 0x2d0 / 8 = 90 of them. */
+	tap_ok(orders == 120 && lookups_made == 120 * (161 + 15) && hits >= 90,
+	       "in place vs reads: 120 orders, every lookup made, the sorted ones hit");
+	tap_is_u64(bad, 0, "in place vs reads: every order, every pc: the same result");
+
+	for (size_t i = 0; i < CR_ARRAY_SIZE(heads); i++) {
+		char name[128];
+		uint32_t len = heads[i].len;
+
+		build(sorted, 0x3b, DW_EH_PE_udata4);
+		memcpy(img + fde_at[2], &len, 4);
+		use_image(1, HDR_LEN);
+		snprintf(name, sizeof(name), "head in place as by reads: %s", heads[i].name);
+		tap_ok(find_both_ways(fn[2].lo, &ret), name);
+		snprintf(name, sizeof(name), "... %s: %d", heads[i].name, heads[i].ret);
+		tap_is_i64(ret, heads[i].ret, name);
+	}
+	/* The section ends with fn 2's FDE: its length reaches the very end
+	   (accepted), one more byte is past it. */
+	for (int extra = 0; extra < 2; extra++) {
+		char name[128];
+
+		build(sorted, 0x3b, DW_EH_PE_udata4);
+		use_image(1, HDR_LEN);
+		src.eh_frame_end = IMG + fde_at[2] + 20 - extra;
+		snprintf(name, sizeof(name), "head in place as by reads: the section ends %d byte(s) %s",
+			 extra, extra ? "inside the FDE" : "with the FDE");
+		tap_ok(find_both_ways(fn[2].lo, &ret) && ret == (extra ? -CR_EINVAL : 0), name);
+	}
 }
 
 static void t_fast_fde(void)
@@ -1186,6 +1295,7 @@ int main(void)
 	t_cie_forms();
 	t_fde_malformed();
 	t_fast_fde();
+	t_in_place_vs_reads();
 	t_truncations();
 	t_faults();
 	t_self();
