@@ -148,8 +148,14 @@ check "segv: the fault address (0) falls before the first mapping" \
 	grep -q '^--->fault address 0x0000000000000000 falls before the first mapping$' "$seg"
 check "segv: crashme's mappings with its build-id and load bias" \
 	grep -q "^    [0-9a-f]*-[0-9a-f]* r-xp [0-9a-f]*  .*crashme (BuildId: [0-9a-f]*) (load bias 0x[0-9a-f]*)$" "$seg"
+# Under qemu-user the maps are the emulator's, and qemu 10 sometimes names
+# this file's mapping "[heap]" (seen under qemu-aarch64 in 2 runs of 8, the
+# report's mark on the right line): the shared read-only mapping at offset 0
+# is the file's either way.
+busname='/tmp/crashme-bus-'
+[ -z "$RUN" ] || busname='\(/tmp/crashme-bus-\|\[heap\]$\)'
 check "bus: the mapping of the file is marked" \
-	grep -q '^--->[0-9a-f]*-[0-9a-f]* r--s 00000000  /tmp/crashme-bus-' "$TMPD/bus.auto.crashme.txt"
+	grep -q "^--->[0-9a-f]*-[0-9a-f]* r--s 00000000  $busname" "$TMPD/bus.auto.crashme.txt"
 n=$(sed -n 's/^memory map (\([0-9]*\) entries):$/\1/p' "$seg")
 got=$(sed -n '/^memory map/,/^$/p' "$seg" | grep -c '^\(    \|--->\)[0-9a-f]*-')
 check "segv: as many mapping lines as the header says ($n, $got)" test "$n" = "$got"
