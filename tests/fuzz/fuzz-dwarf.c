@@ -51,18 +51,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	/* The first byte picks the output room: tight rooms reach -CR_ERANGE. */
 	cap = d[0] & 0x80 ? sizeof(out) : (size_t)d[0] * 64;
 	whole = cr_inflate_zlib(&st, d + 1, n - 1, out, cap, &got) == 0 && got == cap;
-	/* Lazily, 97 bytes further a call, stopping inside blocks, a one-shot
-	   decode of another stream between calls taking the scratch's codes
-	   away: where the stream fills cap exactly, the same bytes. */
+	/* Lazily, each call asking 97 bytes and a quarter more than the last,
+	   stopping inside blocks, a one-shot decode of another stream between
+	   calls taking the scratch's codes away: where the stream fills cap
+	   exactly, the same bytes. */
 	if (cr_inflate_lazy_init(&z, d + 1, n - 1, lazy, cap) == 0) {
 		z.ahead = 0;
-		for (size_t want = 97; z.state == 0; want += 97) {
+		for (size_t want = 97; z.state == 0; want += 97 + want / 4) {
 			if (cr_inflate_lazy_more(&st, &z, want) < 0)
 				break;
 			if (cr_inflate_zlib(&st, other, sizeof(other), scratch, sizeof(scratch),
 					    &got) != 0)
 				__builtin_trap();
-			if (want > cap + 97)
+			if (want > 2 * cap + 200)
 				__builtin_trap();	/* the stream neither ended nor failed */
 		}
 		if (whole && (z.state != 1 || z.n != cap))
