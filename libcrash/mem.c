@@ -487,6 +487,26 @@ void cr_mem_stacks_reset(void)
 	__atomic_store_n(&main_asks, 0, __ATOMIC_RELEASE);
 }
 
+/*
+ * The mapping that covers addr (not the next one), and its name into name
+ * (cap bytes; NULL: not asked).  0 or -1.
+ */
+static int vma_at(int fd, uint64_t addr, struct cr_procmap_query *q, char *name, size_t cap)
+{
+	memset(q, 0, sizeof(*q));
+	q->size = sizeof(*q);
+	q->query_addr = addr;
+	if (name) {
+		memset(name, 0, cap);	/* what valgrind cannot know the kernel wrote */
+		q->vma_name_size = (uint32_t)cap;
+		q->vma_name_addr = (uintptr_t)name;
+	}
+	if (cr_sys_ioctl(fd, CR_PROCMAP_QUERY, q) != 0 || addr < q->vma_start ||
+	    addr >= q->vma_end)
+		return -1;
+	return 0;
+}
+
 /* The [stack] mapping if addr is in it (the name is the kernel's: the
    mapping that holds the process's initial stack pointer).  0 or -1. */
 static int stack_vma(int fd, uint64_t addr, uint64_t *lo, uint64_t *hi)
@@ -494,15 +514,9 @@ static int stack_vma(int fd, uint64_t addr, uint64_t *lo, uint64_t *hi)
 	struct cr_procmap_query q;
 	char name[16];
 
-	memset(&q, 0, sizeof(q));
-	memset(name, 0, sizeof(name));	/* what valgrind cannot know the kernel wrote */
-	q.size = sizeof(q);
-	q.query_addr = addr;
-	q.vma_name_size = sizeof(name);
-	q.vma_name_addr = (uintptr_t)name;
-	if (cr_sys_ioctl(fd, CR_PROCMAP_QUERY, &q) != 0 || q.vma_name_size != 8 ||
+	if (vma_at(fd, addr, &q, name, sizeof(name)) != 0 || q.vma_name_size != 8 ||
 	    !cr_memeq(name, "[stack]", 8) || !(q.vma_flags & CR_MAP_R) ||
-	    addr < q.vma_start || addr >= q.vma_end || q.vma_end - q.vma_start < 4096)
+	    q.vma_end - q.vma_start < 4096)
 		return -1;
 	*lo = q.vma_start;
 	*hi = q.vma_end;
@@ -546,18 +560,6 @@ static void main_stack_ask(uint64_t sp)
 	__atomic_store_n(&main_state, state, __ATOMIC_RELEASE);
 }
 
-/* The mapping that covers addr (not the next one).  0 or -1. */
-static int vma_at(int fd, uint64_t addr, struct cr_procmap_query *q)
-{
-	memset(q, 0, sizeof(*q));
-	q->size = sizeof(*q);
-	q->query_addr = addr;
-	if (cr_sys_ioctl(fd, CR_PROCMAP_QUERY, q) != 0 || addr < q->vma_start ||
-	    addr >= q->vma_end)
-		return -1;
-	return 0;
-}
-
 #define CR_VMA_SHARED 8	/* PROCMAP_QUERY_VMA_SHARED */
 
 /*
@@ -579,10 +581,10 @@ static void own_stack_ask(uint64_t top)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	fd = cr_sys_open("/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
 	if (fd >= 0) {
-		if (vma_at(fd, top, &q) == 0 &&
+		if (vma_at(fd, top, &q, NULL, 0) == 0 &&
 		    (q.vma_flags & (CR_MAP_R | CR_MAP_W | CR_VMA_SHARED)) == (CR_MAP_R | CR_MAP_W) &&
 		    q.inode == 0 && q.dev_major == 0 && (lo = q.vma_start) > 4096 &&
-		    top - lo >= 4096 && vma_at(fd, lo - 1, &q) == 0 && q.vma_end == lo &&
+		    top - lo >= 4096 && vma_at(fd, lo - 1, &q, NULL, 0) == 0 && q.vma_end == lo &&
 		    !(q.vma_flags & (CR_MAP_R | CR_MAP_W | CR_MAP_X))) {
 			own.lo = lo;
 			state = OWN_KNOWN;
