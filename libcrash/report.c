@@ -543,7 +543,7 @@ static int first_of(struct cr_btlines *bl, uint64_t lo)
 #define CHAINS 256		/* pcs whose DWARF lookup is kept (recursion repeats pcs) */
 #define POOL 2048		/* their frames */
 #define SYMS 256		/* frames whose symbols syms_batch finds */
-#define UNITS 64		/* units chain_at keeps */
+#define UNITS 128		/* units (and their spans) chain_at keeps */
 #define SYM_BATCH 64		/* pcs of one cr_sym_find_many */
 
 /* What the DWARF says about one pc. */
@@ -589,6 +589,9 @@ struct cr_symz {
 		struct cr_dwcu cu;
 	} units[UNITS];
 	unsigned nspans, nunits;
+	/* spans_batch's: one module's pcs and their units from .debug_aranges */
+	uint64_t upc[CR_DWINFO_MANY], uoff[CR_DWINFO_MANY];
+	uint8_t ufound[CR_DWINFO_MANY];
 	/* syms_batch's: the symbols of a backtrace's frames, found a module at a
 	   time (one pass over each table), for find_sym */
 	unsigned nsyms, nmods;
@@ -1150,6 +1153,40 @@ static void syms_batch(struct cr_bt *b)
 	z->nsyms = n;
 }
 
+/*
+ * The units of syms_batch's pcs, a module's at a time: one pass over its
+ * .debug_aranges for all its frames (a search per frame reads half the
+ * section on average), each pc's unit a span of that pc alone in the
+ * spans unit_at looks in first.  The pcs no tuple holds are left to
+ * unit_at, and so are modules with fewer than three frames (the passes
+ * would read about as much; libc's compressed section would be inflated
+ * whole).
+ */
+static void spans_batch(struct cr_symz *z)
+{
+	for (unsigned i = 0; i < z->nsyms;) {
+		unsigned k = z->sfm[i], n = 0, j = i;
+		const struct cr_dbgimage *im;
+		int found;
+
+		for (; j < z->nsyms && z->sfm[j] == k; j++)
+			if (n < CR_DWINFO_MANY && (n == 0 || z->spc[j] - z->mods[k].bias != z->upc[n - 1]))
+				z->upc[n++] = z->spc[j] - z->mods[k].bias;
+		i = j;
+		if (n < 3 || !(im = cr_dbg_image(&z->dbg, &z->mods[k])))
+			continue;
+		found = cr_dwinfo_find_cu_many(&im->src, z->upc, n, z->uoff, z->ufound);
+		for (unsigned q = 0; q < n && found > 0 && z->nspans < UNITS; q++) {
+			if (!z->ufound[q])
+				continue;
+			z->spans[z->nspans].im = im;
+			z->spans[z->nspans].lo = z->upc[q];
+			z->spans[z->nspans].hi = z->upc[q] + 1;
+			z->spans[z->nspans++].off = z->uoff[q];
+		}
+	}
+}
+
 void cr_bt_prepare(struct cr_bt *b, const struct cr_crash *c, const struct cr_mem *m,
 		   const struct cr_policy *p)
 {
@@ -1179,8 +1216,11 @@ void cr_bt_prepare(struct cr_bt *b, const struct cr_crash *c, const struct cr_me
 		b->t.f = cr_scratch_get(&frames, NULL, 0, &size);
 	if (b->t.f) {
 		walk(b);
-		if (b->bl.z)
+		if (b->bl.z) {
 			syms_batch(b);
+			if (b->bl.z->mode == CR_SYMBOLS_FULL)
+				spans_batch(b->bl.z);
+		}
 		b->sig_frame = b->w.sig_info ? b->w.sig_frame : ~0u;
 		for (unsigned i = 0; i < b->t.n; i++) {
 			b->lines += frame_lines(m, &b->t.f[i], &b->bl);

@@ -969,6 +969,40 @@ static int tuples_in_place(const uint8_t *t, uint64_t n, uint64_t pc, uint64_t *
 }
 
 /*
+ * 6.1.2: the set of .debug_aranges at *pos: its unit's .debug_info offset
+ * (*info), its version (*ver), address and segment sizes, and c limited to
+ * it and past its header; *pos moves to the next set.  0 or the error.
+ */
+static int aranges_set(const struct cr_dwinfo_src *src, uint64_t *pos, struct cr_cursor *c,
+		       uint64_t *info, unsigned *ver, unsigned *asz, unsigned *seg, uint64_t *start)
+{
+	const struct cr_dwsect *s = &src->aranges;
+	uint64_t len;
+	unsigned osz = 4;
+
+	cr_cursor_init(c, s->mem, *pos, s->hi);
+	len = cr_u32(c);
+	if (len == 0xffffffff) {
+		len = cr_u64(c);
+		osz = 8;
+	} else if (len >= 0xfffffff0) {
+		return -CR_EINVAL;
+	}
+	if (c->err)
+		return cerr(c);
+	if (len > c->end - c->pos)
+		return -CR_EINVAL;
+	*start = *pos;
+	*pos = c->pos + len;
+	cr_cursor_limit(c, *pos);
+	*ver = cr_u16(c);
+	*info = readn(c, osz);
+	*asz = cr_u8(c);
+	*seg = cr_u8(c);
+	return c->err ? cerr(c) : 0;
+}
+
+/*
  * 6.1.2: the version 2 sets of .debug_aranges, every tuple of each.  [*lo,
  * *hi) (span not NULL): around pc, where the answer is the same: inside the
  * tuple found, outside every tuple before it (those below pc end at or
@@ -981,42 +1015,24 @@ static int aranges(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off, 
 	uint64_t pos = s->lo;
 
 	for (unsigned i = 0; i < CR_DWINFO_MAX_UNITS && pos < s->hi; i++) {
-		uint64_t len, end, info, tuple;
-		unsigned osz = 4, ver, asz, seg;
+		uint64_t end, info, tuple, start;
+		unsigned ver, asz, seg;
+		int ret;
 
-		cr_cursor_init(&c, s->mem, pos, s->hi);
-		len = cr_u32(&c);
-		if (len == 0xffffffff) {
-			len = cr_u64(&c);
-			osz = 8;
-		} else if (len >= 0xfffffff0) {
-			return -CR_EINVAL;
-		}
-		if (c.err)
-			return cerr(&c);
-		if (len > c.end - c.pos)
-			return -CR_EINVAL;
-		end = c.pos + len;
-		cr_cursor_limit(&c, end);
-		ver = cr_u16(&c);
-		info = readn(&c, osz);
-		asz = cr_u8(&c);
-		seg = cr_u8(&c);
-		if (c.err)
-			return cerr(&c);
-		pos = end;
+		if ((ret = aranges_set(src, &pos, &c, &info, &ver, &asz, &seg, &start)) < 0)
+			return ret;
+		end = pos;
 		if (ver != 2)
 			continue;	/* a later version we do not know: its set is skipped */
 		if (asz == 0 || asz > 8 || seg > 8)
 			return -CR_EINVAL;
 		/* The first tuple is aligned to the tuple's size from the set's start. */
 		tuple = 2 * asz + seg;
-		cr_skip(&c, (tuple - (c.pos - (end - len - (osz == 8 ? 12 : 4))) % tuple) % tuple);
+		cr_skip(&c, (tuple - (c.pos - start) % tuple) % tuple);
 		if (asz == 8 && seg == 0 && !c.err && c.pos < end) {
 			/* The common tuples (64-bit, no segment) in place: the same
 			   loop on a pointer (a malformed set: its error). */
 			const uint8_t *t = cr_mem_view(s->mem, c.pos, end - c.pos);
-			int ret;
 
 			if (t) {
 				if ((ret = tuples_in_place(t, end - c.pos, pc, off, info, span)) != 1)
@@ -1051,6 +1067,152 @@ static int aranges(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off, 
 	return pos < s->hi ? -CR_ERANGE : -CR_ENOINFO;
 }
 
+/*
+ * The walk of the units for a pc .debug_aranges does not have: which
+ * units it may pass by.  6.1.2: a set describes "the portion of the
+ * program's address space that is covered by a single compilation unit",
+ * so a unit that has a version 2 set (all of whose tuples aranges() read)
+ * does not hold the pc, and its DIE need not be read.  The sets are taken
+ * in turn as the walk's offsets grow: producers and linkers write them in
+ * their units' order.  Where they are not, a unit whose set was passed
+ * already is read, as without sets; a malformed set ends the passing by.
+ */
+struct listed {
+	uint64_t pos;		/* the next set */
+	uint64_t info;		/* the unit of the set before it; UINT64_MAX: none left */
+	uint8_t off;		/* malformed: pass nothing by */
+};
+
+static void listed_next(const struct cr_dwinfo_src *src, struct listed *l)
+{
+	struct cr_cursor c;
+	uint64_t info, start;
+	unsigned ver, asz, seg;
+
+	for (unsigned i = 0; i < CR_DWINFO_MAX_UNITS; i++) {
+		if (l->pos >= src->aranges.hi) {
+			l->info = UINT64_MAX;
+			return;
+		}
+		if (aranges_set(src, &l->pos, &c, &info, &ver, &asz, &seg, &start) < 0)
+			break;
+		if (ver == 2) {
+			l->info = info;
+			return;
+		}
+	}
+	l->off = 1;
+}
+
+/* Whether the unit at .debug_info offset off has a set (offsets asked in increasing order). */
+static int listed_has(const struct cr_dwinfo_src *src, struct listed *l, uint64_t off)
+{
+	for (unsigned i = 0; i < CR_DWINFO_MAX_UNITS && !l->off && l->info < off; i++)
+		listed_next(src, l);
+	return !l->off && l->info == off;
+}
+
+/*
+ * cr_dwinfo_find_cu_many: one tuple [a, a + len) against the sorted pcs:
+ * each pc inside that no earlier tuple held gets the set's unit.
+ */
+struct many {
+	const uint64_t *pcs;
+	unsigned n, left;
+	uint64_t *off;
+	uint8_t *found;
+};
+
+static void many_tuple(struct many *m, uint64_t a, uint64_t len, uint64_t info)
+{
+	unsigned lo = 0, hi = m->n;
+
+	while (lo < hi) {	/* the first pc >= a */
+		unsigned mid = (lo + hi) / 2;
+
+		if (m->pcs[mid] < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < m->n && m->pcs[lo] - a < len; lo++)
+		if (!m->found[lo]) {
+			m->found[lo] = 1;
+			m->off[lo] = info;
+			m->left--;
+		}
+}
+
+int cr_dwinfo_find_cu_many(const struct cr_dwinfo_src *src, const uint64_t *pcs, unsigned n,
+			   uint64_t *off, uint8_t *found)
+{
+	const struct cr_dwsect *s = &src->aranges;
+	struct cr_cursor c;
+	struct many m;
+	uint64_t pos = s->lo;
+
+	if (n > CR_DWINFO_MANY)
+		n = CR_DWINFO_MANY;
+	for (unsigned i = 0; i < n; i++)
+		found[i] = 0;
+	for (unsigned i = 1; i < n; i++)
+		if (pcs[i] < pcs[i - 1])
+			return -CR_EINVAL;
+	if (!sect_ok(s) || n == 0)
+		return 0;
+	m.pcs = pcs;
+	m.n = m.left = n;
+	m.off = off;
+	m.found = found;
+	/* The sets as aranges() reads them, up to the end or a malformed part:
+	   what was read before it answers as aranges() would (it reads the
+	   same tuples first). */
+	for (unsigned i = 0; i < CR_DWINFO_MAX_UNITS && pos < s->hi && m.left; i++) {
+		uint64_t end, info, tuple, start;
+		unsigned ver, asz, seg, k = 0;
+
+		if (aranges_set(src, &pos, &c, &info, &ver, &asz, &seg, &start) < 0)
+			break;
+		end = pos;
+		if (ver != 2)
+			continue;
+		if (asz == 0 || asz > 8 || seg > 8)
+			break;
+		tuple = 2 * asz + seg;
+		cr_skip(&c, (tuple - (c.pos - start) % tuple) % tuple);
+		if (asz == 8 && seg == 0 && !c.err && c.pos < end) {
+			const uint8_t *t = cr_mem_view(s->mem, c.pos, end - c.pos);
+			uint64_t left = end - c.pos, a, len;
+
+			for (; t && k < CR_DWINFO_MAX_RANGES && left >= 16; k++, t += 16, left -= 16) {
+				memcpy(&a, t, 8);
+				memcpy(&len, t + 8, 8);
+				if (a == 0 && len == 0)
+					break;
+				many_tuple(&m, a, len, info);
+			}
+			if (t) {
+				if (left < 16 || k == CR_DWINFO_MAX_RANGES)
+					break;	/* aranges() fails here */
+				continue;
+			}
+		}
+		for (; k < CR_DWINFO_MAX_RANGES; k++) {
+			uint64_t sg = seg ? readn(&c, seg) : 0, a = readn(&c, asz),
+				 len = readn(&c, asz);
+
+			if (c.err)
+				break;
+			if (sg == 0 && a == 0 && len == 0)
+				break;
+			many_tuple(&m, a, len, info);
+		}
+		if (c.err || k == CR_DWINFO_MAX_RANGES)
+			break;
+	}
+	return (int)(n - m.left);
+}
+
 int cr_dwinfo_find_cu(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off)
 {
 	return cr_dwinfo_find_cu_span(src, pc, off, NULL, NULL);
@@ -1061,6 +1223,7 @@ int cr_dwinfo_find_cu_span(const struct cr_dwinfo_src *src, uint64_t pc, uint64_
 {
 	const struct cr_dwsect *s = &src->info;
 	uint64_t pos = 0, low, span[2] = { 0, UINT64_MAX };
+	struct listed l;
 	struct ctx x;
 	struct die d;
 	int ret, has, hit;
@@ -1080,9 +1243,23 @@ int cr_dwinfo_find_cu_span(const struct cr_dwinfo_src *src, uint64_t pc, uint64_
 		return -CR_ENOINFO;
 	memset(&x, 0, sizeof(x));
 	x.src = src;
+	l.pos = src->aranges.lo;
+	l.info = UINT64_MAX;
+	l.off = !sect_ok(&src->aranges);
+	if (!l.off)
+		listed_next(src, &l);
 	for (unsigned i = 0; i < CR_DWINFO_MAX_UNITS; i++) {
 		if (pos >= s->hi - s->lo)
 			return -CR_ENOINFO;
+		if (listed_has(src, &l, pos)) {
+			struct cr_cursor c;
+
+			ret = header(src, pos, &x.cu, &c);
+			if (ret < 0 && ret != -CR_ENOSYS)
+				return ret;
+			pos = x.cu.end;
+			continue;
+		}
 		ret = unit(&x, pos, &d);
 		if (ret == -CR_ENOSYS) {
 			pos = x.cu.end;

@@ -119,7 +119,11 @@ int cr_dwinfo_unit(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu
  * addresses hold pc: the first .debug_aranges tuple (version 2 sets, all of
  * them) that holds pc; if none does or the section is absent, the first unit
  * whose first DIE's DW_AT_low_pc/high_pc or DW_AT_ranges (.debug_ranges,
- * .debug_rnglists) holds pc.  0 and *off; -CR_ENOINFO: no unit holds pc;
+ * .debug_rnglists) holds pc.  A unit that has a version 2 set is not read
+ * in that walk (6.1.2: its set covers its addresses); the sets are matched
+ * in their order, which is their units' as producers and linkers write
+ * them (out of order, some units that have one are read).  0 and *off;
+ * -CR_ENOINFO: no unit holds pc;
  * -CR_EINVAL, -CR_ERANGE, -CR_EFAULT as above (a malformed aranges set or
  * unit stops the search).  AS-safe; time linear in .debug_aranges plus the
  * units' headers, first DIEs and range lists.
@@ -134,6 +138,21 @@ int cr_dwinfo_find_cu(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *of
  */
 int cr_dwinfo_find_cu_span(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off,
 			   uint64_t *lo, uint64_t *hi);
+
+/*
+ * cr_dwinfo_find_cu's .debug_aranges part for n pcs in one pass over the
+ * section (a backtrace's frames in one module; a search per pc reads half
+ * of it on average): pcs sorted ascending, n at most CR_DWINFO_MANY (more:
+ * the first CR_DWINFO_MANY).  found[i] = 1 and off[i], the unit
+ * cr_dwinfo_find_cu gives, for each pc a tuple holds.  The pcs no tuple
+ * holds, and those whose tuple comes after a malformed set, are left to
+ * cr_dwinfo_find_cu (which walks the units, or gives the error).  The
+ * number found; -CR_EINVAL: pcs not sorted.  AS-safe; time linear in
+ * .debug_aranges times log n.
+ */
+#define CR_DWINFO_MANY 64
+int cr_dwinfo_find_cu_many(const struct cr_dwinfo_src *src, const uint64_t *pcs, unsigned n,
+			   uint64_t *off, uint8_t *found);
 
 /*
  * The chain at pc in unit cu (from cr_dwinfo_unit()): the innermost

@@ -479,6 +479,65 @@ static void check_chain(uint64_t cu_off, uint64_t pc, const char *want, const ch
 	tap_is_str(got, want, what);
 }
 
+/*
+ * The walk of the units for a pc no aranges tuple holds passes by the units
+ * that have a set (6.1.2: a set covers its unit's addresses): unit 0 has
+ * one, so its first DIE is not read even when it is broken, and a set that
+ * names a unit is taken at its word.  Sets out of their units' order: the
+ * units whose set was passed are read.
+ */
+static void aranges_listed(void)
+{
+	struct buf save = info, asave = aranges;
+	uint64_t off = 99;
+
+	info.b[cu0 + 11] = 0x63;	/* unit 0's DIE: an abbreviation code it does not declare */
+	map();
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x4155, &off), 0,
+		   "aranges miss, unit 0 broken but in .debug_aranges: found");
+	tap_is_u64(off, cu1, "   ...unit 1 (unit 0's DIE not read)");
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x3000, &off), -CR_ENOINFO,
+		   "   ...0x3000: none (not unit 0's -CR_EINVAL)");
+	src.aranges.mem = NULL;
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x4155, &off), -CR_EINVAL,
+		   "   ...without .debug_aranges: unit 0 is read, -CR_EINVAL");
+
+	/* The set names unit 1 instead: unit 0 is read (and fails), unit 1 is passed by. */
+	patch(&aranges, 6, cu1, 4);
+	map();
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x4155, &off), -CR_EINVAL,
+		   "a set for unit 1 only: broken unit 0 is read, -CR_EINVAL");
+	info = save;
+	map();
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x4155, &off), -CR_ENOINFO,
+		   "   ...unit 0 whole: 0x4155 in no unit (unit 1's set does not hold it)");
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x1122, &off), 0, "   ...0x1122: found");
+	tap_is_u64(off, cu1, "   ...in unit 1, as its set says");
+
+	/* Two sets, unit 1's before unit 0's (a tuple no pc here hits): unit 0 is read. */
+	aranges = asave;
+	patch(&aranges, 6, cu1, 4);
+	patch(&aranges, 16, 0x9000, 8);
+	patch(&aranges, 24, 1, 8);
+	memcpy(aranges.b + aranges.n, aranges.b, aranges.n);
+	patch(&aranges, aranges.n + 6, cu0, 4);
+	aranges.n *= 2;
+	info.b[cu0 + 11] = 0x63;
+	map();
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x4155, &off), -CR_EINVAL,
+		   "sets out of order: broken unit 0 is read, -CR_EINVAL");
+	info = save;
+	map();
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x1122, &off), 0,
+		   "   ...unit 0 whole: 0x1122 found by its DIE");
+	tap_is_u64(off, cu0, "   ...unit 0");
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x4155, &off), -CR_ENOINFO,
+		   "   ...0x4155: none (unit 1 has a set)");
+	aranges = asave;
+	info = save;
+	map();
+}
+
 static void units(void)
 {
 	struct cr_dwcu cu;
@@ -516,6 +575,7 @@ static void units(void)
 	tap_is_i64(cr_dwinfo_find_cu(&src, 0x4155, &off), 0, "find_cu 0x4155: found");
 	tap_is_u64(off, cu1, "find_cu 0x4155: unit 1 (aranges miss: the units' ranges)");
 	tap_is_i64(cr_dwinfo_find_cu(&src, 0x3000, &off), -CR_ENOINFO, "find_cu 0x3000: none");
+	aranges_listed();
 	src.aranges.mem = NULL;
 	tap_is_i64(cr_dwinfo_find_cu(&src, 0x1fff, &off), 0, "no aranges: find_cu 0x1fff found");
 	tap_is_u64(off, cu0, "no aranges: unit 0 by its low_pc/high_pc");
@@ -648,6 +708,40 @@ static void malformed(void)
 }
 
 /*
+ * cr_dwinfo_find_cu_many against cr_dwinfo_find_cu over as (which has
+ * aranges only): the pcs of [0, 0x420) in batches of 64, every seventh pc
+ * repeated.  A pc is found iff find_cu finds it, with its unit.  The
+ * differences.
+ */
+static unsigned many_check(const struct cr_dwinfo_src *as)
+{
+	uint64_t pcs[CR_DWINFO_MANY], off[CR_DWINFO_MANY];
+	uint8_t found[CR_DWINFO_MANY];
+	unsigned bad = 0, n = 0;
+
+	for (uint64_t pc = 0; pc < 0x420; pc++) {
+		pcs[n++] = pc;
+		if (pc % 7 == 0 && n < CR_DWINFO_MANY)
+			pcs[n++] = pc;
+		if (n < CR_DWINFO_MANY && pc + 1 < 0x420)
+			continue;
+		int r = cr_dwinfo_find_cu_many(as, pcs, n, off, found), nf = 0;
+
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t o = 1;
+			int r1 = cr_dwinfo_find_cu(as, pcs[i], &o);
+
+			nf += found[i];
+			if (found[i] != (r1 == 0) || (found[i] && o != off[i]))
+				bad++;
+		}
+		bad += r != nf;
+		n = 0;
+	}
+	return bad;
+}
+
+/*
  * cr_dwinfo_find_cu_span: three aranges sets whose tuples overlap (the
  * first tuple that holds a pc wins); for every pc of the range, every
  * address of its span gets the same unit from cr_dwinfo_find_cu, and the
@@ -704,7 +798,7 @@ static void spans(void)
 		struct cr_dwinfo_src as2 = as;
 		struct cr_mem am2;
 		struct buf keep = b;
-		unsigned diff = 0, runs = 0;
+		unsigned diff = 0, runs = 0, many_diff = 0;
 
 		for (size_t cut = 0; cut <= 5 * keep.n; cut++) {
 			size_t at = cut > keep.n ? cut - keep.n - 1 : SIZE_MAX, nb = cut > keep.n ? keep.n : cut;
@@ -726,12 +820,34 @@ static void spans(void)
 				diff += r1 != r2 || o1 != o2 || l1 != l2 || h1 != h2;
 				runs++;
 			}
+			many_diff += many_check(&as) + many_check(&as2);
 		}
 		b = keep;
 		cr_mem_buffer(&am, ARANGES, b.b, b.n);
 		as.aranges = (struct cr_dwsect){ &am, ARANGES, ARANGES + b.n };
 		printf("# %u aranges lookups in place and through the cursor\n", runs);
 		tap_is_u64(diff, 0, "find_cu_span in place: the cursor's answers, truncated and changed");
+		tap_is_u64(many_diff, 0,
+			   "find_cu_many: find_cu's units, truncated and changed");
+	}
+	{
+		static const uint64_t pcs[] = { 0x7f, 0x80, 0x150, 0x150, 0x2f8, 0x310, 0x391, 0x500 };
+		uint64_t off[8];
+		uint8_t found[8];
+		char got[256];
+		size_t n = 0;
+
+		tap_is_i64(cr_dwinfo_find_cu_many(&as, pcs, 8, off, found), 5,
+			   "find_cu_many: 5 of 8 pcs in a tuple");
+		for (unsigned i = 0; i < 8; i++)
+			n += (size_t)snprintf(got + n, sizeof(got) - n, "%s%" PRIx64, i ? " " : "",
+					      found[i] ? off[i] : 0);
+		tap_is_str(got, "0 30 20 20 10 20 0 0",
+			   "find_cu_many: the first tuple that holds each pc gives its unit");
+		uint64_t rev[2] = { 0x200, 0x100 };
+
+		tap_is_i64(cr_dwinfo_find_cu_many(&as, rev, 2, off, found), -CR_EINVAL,
+			   "find_cu_many: pcs out of order: -CR_EINVAL");
 	}
 	{
 		uint64_t off, lo, hi;
