@@ -89,5 +89,5 @@ EXTRA_DIST += bench/run.sh bench/bt.c bench/chain.c bench/gen-chain.sh bench/cha
 	bench/gen-symbols.sh bench/threads.sh
 clean-local: clean-bench-symbols
 clean-bench-symbols:
-	-rm -rf bench/symbols
+	-rm -rf bench/symbols bench/symbols-*
 .PHONY: bench bench-symbols bench-threads bench-chain bench-engines clean-bench-symbols

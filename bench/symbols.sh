@@ -13,7 +13,10 @@
 # directory: `top_builddir=. bash SRCDIR/bench/symbols.sh`.
 #
 # Environment: CXX (g++), SYM_RUNS (paired runs per row, 400), GDB_RUNS (5),
-# SYM_FUNCS (functions per module, 17000), SYM_DIR (where the program is
+# SYM_FUNCS (functions per module, 17000), SYM_TUS (translation units per
+# module, 8: ~2,100 functions each, as a unity build makes them, the worst
+# case for line tables and DIE walks, which are read from a unit's start;
+# SYM_TUS=150, ~113 functions a unit, is a more usual shape), SYM_DIR (where the program is
 # built; kept and reused while the generator and the compiler are the same),
 # SYM_BASE (another build's libcrash.so: rows of this one against it, before
 # and after a change measured in the same run).
@@ -26,9 +29,9 @@ CXX=${CXX:-g++}
 RUNS=${SYM_RUNS:-400}
 GRUNS=${GDB_RUNS:-5}
 FUNCS=${SYM_FUNCS:-17000}
-TUS=8
+TUS=${SYM_TUS:-8}
 CHAIN=60	# + main, __libc_start_call_main, __libc_start_main, _start = 64 frames
-DIR=${SYM_DIR:-$B/bench/symbols}
+DIR=${SYM_DIR:-$B/bench/symbols$([ "$TUS" = 8 ] || echo "-$TUS")}
 CXXFLAGS_SYM="-g -O2"
 
 echo
@@ -72,7 +75,7 @@ MODS="$PROG $DIR/libbsym1.so $DIR/libbsym2.so"
 nfunc=$(for m in $MODS; do nm --defined-only "$m" | grep -c ' [TtWw] '; done | awk '{ s += $1 } END { print s }')
 dinfo=$(size -A $MODS | awk '$1 ~ /^\.debug_/ { s += $2 } END { printf "%.1f", s / 1048576 }')
 text=$(size -A $MODS | awk '$1 == ".text" { s += $2 } END { printf "%.1f", s / 1048576 }')
-echo "$nfunc functions in 3 modules ($CXX $CXXFLAGS_SYM: $text MiB of .text, $dinfo MiB of DWARF),"
+echo "$nfunc functions in 3 modules of $TUS translation units each ($CXX $CXXFLAGS_SYM: $text MiB of .text, $dinfo MiB of DWARF),"
 echo "a chain of $CHAIN links m0 -> m1 -> m2 -> m0 ... that faults: $((CHAIN + 4)) frames, inline frames on every"
 echo "odd link. Load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
