@@ -799,7 +799,7 @@ int cr_dwline_find(const struct cr_dwline_src *src, uint64_t off, uint64_t pc,
  * in local registers, without the cursor's checks at every byte.  A special
  * opcode's advances come from a table built from the header (no division
  * per row); a one-byte LEB128 (nearly all column and file operands) is read
- * in one step.  The rows are tested against one target, the lowest pending
+ * in one step, a two-byte advance_line (GCC's between functions) in two.  The rows are tested against one target, the lowest pending
  * pc at or above the previous row's address: a row's span [prev, this) can
  * hold a pending pc only if this row's address passes the target (within a
  * sequence, addresses only grow; where they go down, by a set_address or a
@@ -848,16 +848,41 @@ static uint64_t target_from(const struct run *st, const uint8_t *ord, uint64_t a
 	return UINT64_MAX;
 }
 
+/*
+ * A row at addr: the previous row (paddr, pfile, ...) covers [paddr, addr),
+ * and is the answer for the pending pcs in it.  A previous row exists
+ * unless paddr is UINT64_MAX (target is then UINT64_MAX too, so it is not
+ * looked at).  An address below the previous row's (a new sequence, a
+ * set_address or a wrap-around) finds the target again.
+ */
+static int rows_hit(struct run *st, const uint8_t *ord, uint64_t paddr, uint64_t addr,
+		    const struct cr_dwline_row *prev, uint64_t *target)
+{
+	for (unsigned j = 0; j < st->npcs; j++) {
+		unsigned i = ord[j];
+
+		if (st->found[i] || st->pcs[i] < paddr || st->pcs[i] >= addr)
+			continue;
+		st->rows[i] = *prev;
+		st->rows[i].addr = paddr;
+		st->rows[i].end = addr;
+		st->found[i] = 1;
+		if (--st->left == 0)
+			return 1;
+	}
+	*target = target_from(st, ord, addr);
+	return 0;
+}
+
 static int run_fast(const struct hdr *h, const uint8_t *p, const uint8_t *end, struct run *st)
 {
-	uint64_t addr, line, file, col, disc, paddr = 0, pline = 0, pfile = 0, pcol = 0, pdisc = 0;
-	uint64_t target = UINT64_MAX, v, len;
-	uint8_t stmt, pstmt = 0, have_prev = 0, ord[CR_DWLINE_FAST_PCS];
+	uint64_t addr, line, file, col, disc, paddr, pline = 0, pfile = 0, pcol = 0, pdisc = 0;
+	uint64_t target, v, len;
+	uint8_t stmt, pstmt = 0, ord[CR_DWLINE_FAST_PCS];
 	uint32_t addv[256];
 	int32_t linev[256];
 	const uint8_t *next;
 	unsigned base = h->opcode_base;
-	int end_seq;
 
 	if (h->max_ops != 1 || st->npcs > CR_DWLINE_FAST_PCS)
 		return -CR_ENOSYS;
@@ -876,8 +901,30 @@ static int run_fast(const struct hdr *h, const uint8_t *p, const uint8_t *end, s
 		addv[op] = h->min_inst * (adj / h->line_range);
 		linev[op] = h->line_base + (int)(adj % h->line_range);
 	}
-	/* 6.2.2 Table 6.4 (reset()) */
-#define RESET() (addr = 0, line = 1, file = 1, col = 0, disc = 0, stmt = h->default_is_stmt != 0)
+	/* 6.2.2 Table 6.4 (reset()); no previous row */
+#define RESET()                                                                                \
+	(addr = 0, line = 1, file = 1, col = 0, disc = 0, stmt = h->default_is_stmt != 0,      \
+	 paddr = UINT64_MAX, target = UINT64_MAX)
+	/* A row (append()): the hit test, then it becomes the previous row. */
+#define ROW()                                                                                  \
+	do {                                                                                  \
+		if (addr > target) {                                                          \
+			struct cr_dwline_row pr = { .file = pfile, .line = pline,             \
+						    .column = pcol, .discriminator = pdisc,   \
+						    .is_stmt = pstmt };                       \
+			if (rows_hit(st, ord, paddr, addr, &pr, &target))                     \
+				return 0;                                                     \
+		} else if (addr < paddr) {                                                    \
+			target = target_from(st, ord, addr);                                  \
+		}                                                                             \
+		paddr = addr;                                                                 \
+		pline = line;                                                                 \
+		pfile = file;                                                                 \
+		pcol = col;                                                                   \
+		pdisc = disc;                                                                 \
+		pstmt = stmt;                                                                 \
+		disc = 0; /* 6.2.5.1: reset after each row */                                 \
+	} while (0)
 	RESET();
 	while (p < end) {
 		unsigned op = *p++;
@@ -885,16 +932,19 @@ static int run_fast(const struct hdr *h, const uint8_t *p, const uint8_t *end, s
 		if (op >= base) {
 			addr += addv[op];
 			line += (uint64_t)(int64_t)linev[op];
-			end_seq = 0;
-		} else if (op == 0) {
+			ROW();
+			continue;
+		}
+		switch (op) {
+		case 0:
 			LEB(p, end, len, 0);
 			if (len == 0 || len > (uint64_t)(end - p))
 				return -CR_ENOSYS;
 			next = p + len;
-			end_seq = 0;
 			switch (*p++) {
 			case DW_LNE_end_sequence:
-				end_seq = 1;
+				ROW();
+				RESET();
 				break;
 			case DW_LNE_set_address:
 				if (len - 1 == 0 || len - 1 > 8)
@@ -911,92 +961,56 @@ static int run_fast(const struct hdr *h, const uint8_t *p, const uint8_t *end, s
 			if (p > next)
 				return -CR_ENOSYS;
 			p = next;
-			if (!end_seq)
-				continue;
-		} else {
-			switch (op) {
-			case DW_LNS_copy:
-				end_seq = 0;
-				break;
-			case DW_LNS_advance_pc:
-				ULEB(p, end, v);
-				addr += h->min_inst * v;
-				continue;
-			case DW_LNS_advance_line:
-				if (p < end && *p < 0x80) {	/* one byte, sign bit 0x40 */
-					line += (uint64_t)(int64_t)((int8_t)(*p << 1) >> 1);
-					p++;
-				} else {
-					LEB(p, end, v, 1);
-					line += v;
-				}
-				continue;
-			case DW_LNS_set_file:
-				ULEB(p, end, file);
-				continue;
-			case DW_LNS_set_column:
-				ULEB(p, end, col);
-				continue;
-			case DW_LNS_negate_stmt:
-				stmt = !stmt;
-				continue;
-			case DW_LNS_const_add_pc:
-				addr += h->min_inst * (uint64_t)((255u - base) / h->line_range);
-				continue;
-			case DW_LNS_fixed_advance_pc:
-				if (end - p < 2)
-					return -CR_ENOSYS;
-				addr += (uint64_t)p[0] | (uint64_t)p[1] << 8;
+			continue;
+		case DW_LNS_copy:
+			ROW();
+			continue;
+		case DW_LNS_advance_pc:
+			ULEB(p, end, v);
+			addr += h->min_inst * v;
+			continue;
+		case DW_LNS_advance_line:
+			if (end - p >= 2 && p[0] >= 0x80 && p[1] < 0x80) {	/* two bytes, sign bit 0x2000 */
+				v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+				line += (uint64_t)(int64_t)((int32_t)(v << 18) >> 18);
 				p += 2;
-				continue;
-			case DW_LNS_set_basic_block:
-			case DW_LNS_set_prologue_end:
-			case DW_LNS_set_epilogue_begin:
-				continue;
-			default:	/* set_isa, and later ones: their LEB128 operands */
-				for (unsigned k = 0; k < (op == DW_LNS_set_isa ? 1u : h->std_len[op]); k++)
-					LEB(p, end, v, 0);
-				continue;
+			} else if (p < end && *p < 0x80) {	/* one byte, sign bit 0x40 */
+				line += (uint64_t)(int64_t)((int8_t)(*p << 1) >> 1);
+				p++;
+			} else {
+				LEB(p, end, v, 1);
+				line += v;
 			}
-		}
-		/* A row (append()): the previous row covers [its address, this
-		   one's); target is UINT64_MAX without a previous row. */
-		if (addr > target) {
-			for (unsigned j = 0; j < st->npcs; j++) {
-				unsigned i = ord[j];
-
-				if (st->found[i] || st->pcs[i] < paddr || st->pcs[i] >= addr)
-					continue;
-				st->rows[i].addr = paddr;
-				st->rows[i].end = addr;
-				st->rows[i].file = pfile;
-				st->rows[i].line = pline;
-				st->rows[i].column = pcol;
-				st->rows[i].discriminator = pdisc;
-				st->rows[i].is_stmt = pstmt;
-				st->found[i] = 1;
-				if (--st->left == 0)
-					return 0;
-			}
-			target = target_from(st, ord, addr);
-		} else if (addr < paddr || !have_prev) {
-			target = target_from(st, ord, addr);	/* a new sequence, or addresses went down */
-		}
-		if (end_seq) {
-			have_prev = 0;
-			target = UINT64_MAX;
-			RESET();
+			continue;
+		case DW_LNS_set_file:
+			ULEB(p, end, file);
+			continue;
+		case DW_LNS_set_column:
+			ULEB(p, end, col);
+			continue;
+		case DW_LNS_negate_stmt:
+			stmt = !stmt;
+			continue;
+		case DW_LNS_const_add_pc:
+			addr += h->min_inst * (uint64_t)((255u - base) / h->line_range);
+			continue;
+		case DW_LNS_fixed_advance_pc:
+			if (end - p < 2)
+				return -CR_ENOSYS;
+			addr += (uint64_t)p[0] | (uint64_t)p[1] << 8;
+			p += 2;
+			continue;
+		case DW_LNS_set_basic_block:
+		case DW_LNS_set_prologue_end:
+		case DW_LNS_set_epilogue_begin:
+			continue;
+		default:	/* set_isa, and later ones: their LEB128 operands */
+			for (unsigned k = 0; k < (op == DW_LNS_set_isa ? 1u : h->std_len[op]); k++)
+				LEB(p, end, v, 0);
 			continue;
 		}
-		have_prev = 1;
-		paddr = addr;
-		pline = line;
-		pfile = file;
-		pcol = col;
-		pdisc = disc;
-		pstmt = stmt;
-		disc = 0;	/* 6.2.5.1: reset after each row */
 	}
+#undef ROW
 #undef RESET
 	return -CR_ENOINFO;
 }
