@@ -733,7 +733,7 @@ static int unit_at(struct cr_symz *z, const struct cr_dbgimage *im, uint64_t a,
 			*cu = z->units[i].cu;
 			return 0;
 		}
-	if ((ret = cr_dwinfo_unit(&im->src, off, cu)) < 0)
+	if ((ret = cr_dwinfo_unit_ab(&im->src, off, cu, &z->ab)) < 0)
 		return ret;
 	if (z->nunits < UNITS) {
 		z->units[z->nunits].im = im;

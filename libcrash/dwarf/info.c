@@ -871,7 +871,9 @@ static int header(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu 
 }
 
 /* The unit at off into x (x->cache not filled) and its first DIE into d. */
-static int unit(struct ctx *x, uint64_t off, struct die *d)
+static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab);
+
+static int unit(struct ctx *x, uint64_t off, struct die *d, struct cr_dwabbrevs *ab)
 {
 	struct cr_dwcu *cu = &x->cu;
 	struct cr_cursor c;
@@ -881,6 +883,12 @@ static int unit(struct ctx *x, uint64_t off, struct die *d)
 	x->cached = 0;
 	if ((ret = header(x->src, off, cu, &c)) < 0)
 		return ret;
+	if (ab) {	/* the unit's table decoded once, for this DIE and the walks after */
+		if (ab->mem != x->src->abbrev.mem || ab->table != cu->abbrev)
+			decode_abbrevs(x, ab);
+		if (ab->mem == x->src->abbrev.mem && ab->table == cu->abbrev)
+			x->ab = ab;
+	}
 	if ((ret = read_die(x, &c, d)) != 0)
 		return ret > 0 ? -CR_EINVAL : ret;	/* a unit needs a DIE */
 	if (d->tag != DW_TAG_compile_unit && d->tag != DW_TAG_partial_unit)
@@ -919,7 +927,8 @@ static int unit(struct ctx *x, uint64_t off, struct die *d)
 	return 0;
 }
 
-int cr_dwinfo_unit(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu *cu)
+int cr_dwinfo_unit_ab(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu *cu,
+		      struct cr_dwabbrevs *ab)
 {
 	struct ctx x;
 	struct die d;
@@ -927,10 +936,15 @@ int cr_dwinfo_unit(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu
 
 	memset(&x, 0, sizeof(x));
 	x.src = src;
-	if ((ret = unit(&x, off, &d)) < 0)
+	if ((ret = unit(&x, off, &d, ab)) < 0)
 		return ret;
 	*cu = x.cu;
 	return 0;
+}
+
+int cr_dwinfo_unit(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu *cu)
+{
+	return cr_dwinfo_unit_ab(src, off, cu, NULL);
 }
 
 /*
@@ -1260,7 +1274,7 @@ int cr_dwinfo_find_cu_span(const struct cr_dwinfo_src *src, uint64_t pc, uint64_
 			pos = x.cu.end;
 			continue;
 		}
-		ret = unit(&x, pos, &d);
+		ret = unit(&x, pos, &d, NULL);
 		if (ret == -CR_ENOSYS) {
 			pos = x.cu.end;
 			continue;
@@ -1298,7 +1312,7 @@ static int goto_unit(struct ctx *x, uint64_t off)
 		if (off < x->cu.end) {
 			if (ret < 0 || off < x->cu.die)
 				return -CR_EINVAL;	/* into a header, or a type unit */
-			return unit(x, pos, &d);
+			return unit(x, pos, &d, NULL);
 		}
 		pos = x->cu.end;
 	}

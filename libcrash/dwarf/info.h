@@ -115,6 +115,18 @@ struct cr_dwframe {
 int cr_dwinfo_unit(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu *cu);
 
 /*
+ * cr_dwinfo_unit, reading the first DIE through ab (cr_dwinfo_inlines_wk's):
+ * the unit's abbreviation table decoded into it unless it holds that table
+ * already, so that the walks of the unit after it do not decode it again
+ * (a first DIE's code looked up in the table costs a pass over the
+ * declarations before it: GCC orders them by use, the unit's own last).
+ * The same answers; ab NULL: cr_dwinfo_unit.
+ */
+struct cr_dwabbrevs;
+int cr_dwinfo_unit_ab(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu *cu,
+		      struct cr_dwabbrevs *ab);
+
+/*
  * The offset in .debug_info of the compilation or partial unit whose
  * addresses hold pc: the first .debug_aranges tuple (version 2 sets, all of
  * them) that holds pc; if none does or the section is absent, the first unit

@@ -609,13 +609,57 @@ static void chains(void)
 		   -CR_EINVAL, "a unit past the section: -CR_EINVAL");
 }
 
+/* Two units' fields, equal: 1. */
+static int same_unit(const struct cr_dwcu *a, const struct cr_dwcu *b)
+{
+	return a->off == b->off && a->end == b->end && a->die == b->die &&
+	       a->abbrev == b->abbrev && a->version == b->version &&
+	       a->unit_type == b->unit_type && a->offsize == b->offsize &&
+	       a->addr_size == b->addr_size && a->tag == b->tag && a->has == b->has &&
+	       a->stmt_list == b->stmt_list && a->low_pc == b->low_pc &&
+	       a->language == b->language && a->str_offsets_base == b->str_offsets_base &&
+	       a->addr_base == b->addr_base && a->rnglists_base == b->rnglists_base &&
+	       a->name.sect == b->name.sect && a->name.pos == b->name.pos &&
+	       a->comp_dir.sect == b->comp_dir.sect && a->comp_dir.pos == b->comp_dir.pos;
+}
+
+/*
+ * cr_dwinfo_unit_ab against cr_dwinfo_unit: units 0 and 1, each with ab
+ * empty, holding the other unit's table, and holding its own; the answer
+ * and every field the same.  The differences.
+ */
+static unsigned unit_ab_check(void)
+{
+	static struct cr_dwabbrevs ab;
+	const size_t at[2] = { cu0, cu1 };
+	unsigned bad = 0;
+
+	for (int k = 0; k < 2; k++)
+		for (int pre = 0; pre < 3; pre++) {
+			struct cr_dwcu c1, c2, other;
+			int r1, r2;
+
+			memset(&ab, 0, sizeof(ab));
+			if (pre == 1)
+				cr_dwinfo_unit_ab(&src, at[!k], &other, &ab);
+			else if (pre == 2)
+				cr_dwinfo_unit_ab(&src, at[k], &other, &ab);
+			memset(&c1, 0, sizeof(c1));
+			memset(&c2, 0, sizeof(c2));
+			r1 = cr_dwinfo_unit(&src, at[k], &c1);
+			r2 = cr_dwinfo_unit_ab(&src, at[k], &c2, &ab);
+			bad += r1 != r2 || (r1 == 0 && !same_unit(&c1, &c2));
+		}
+	return bad;
+}
+
 /* Each test below changes a byte or two of a copy and restores it. */
 static void malformed(void)
 {
 	struct buf save = info;
 	struct cr_dwcu cu;
 	char got[256];
-	unsigned bad = 0, right = 0;
+	unsigned bad = 0, right = 0, ab_bad = 0;
 	struct faultmem fm;
 	unsigned long fail_at;
 	int ret;
@@ -626,6 +670,7 @@ static void malformed(void)
 		if (len >= 4)
 			patch(&info, cu0_len_at, len - 4, 4);
 		map();
+		ab_bad += unit_ab_check();
 		ret = chain(cu0, 0x1122, got, sizeof(got));
 		if (ret == 0 && strcmp(got, "leafname@2:20,0 _Z5innerv@1:10,3 outer") == 0)
 			right++;
@@ -635,6 +680,19 @@ static void malformed(void)
 	info = save;
 	map();
 	tap_ok(bad == 0, "every truncation of unit 0: -CR_EINVAL/-CR_ENOINFO or the right answer");
+	ab_bad += unit_ab_check();
+	for (size_t at = 0; at < abbrev.n; at++) {	/* every byte of the tables changed */
+		uint8_t keep = abbrev.b[at];
+
+		for (unsigned v = 0; v < 4; v++) {
+			abbrev.b[at] = (uint8_t[]){ 0x00, 0x01, 0x7f, 0xff }[v];
+			map();
+			ab_bad += unit_ab_check();
+		}
+		abbrev.b[at] = keep;
+	}
+	map();
+	tap_is_u64(ab_bad, 0, "unit_ab: unit's answers and fields, truncated, tables changed, ab reused");
 	printf("# %u truncations answer right\n", right);
 	tap_ok(right == 29, "   ...right only when cut past outer (29 bytes of other and the end)");
 	for (size_t len = 0, b2 = 0; len < cu1_end - cu1; len++) {
