@@ -216,9 +216,24 @@ size_t cr_fmt_utc(char *dst, size_t cap, uint64_t sec, uint64_t nsec)
 void cr_putx(struct cr_out *o, uint64_t v, int width)
 {
 	char tmp[17];
+	int n = 1;
 
-	cr_fmt_x(tmp, sizeof(tmp), v, width);
-	cr_puts(o, tmp);
+	/* Straight into the buffer, last digit first (a memory dump is
+	   thousands of these); cr_fmt_x's digits and padding. */
+	for (uint64_t t = v >> 4; t; t >>= 4)
+		n++;
+	if (width > 16)
+		width = 16;
+	if (n < width)
+		n = width;
+	if (o->cap - o->n < (size_t)n) {	/* at the buffer's end: as cr_puts fills and flushes */
+		cr_fmt_x(tmp, sizeof(tmp), v, width);
+		cr_puts(o, tmp);
+		return;
+	}
+	for (char *p = o->buf + o->n + n; p > o->buf + o->n; v >>= 4)
+		*--p = "0123456789abcdef"[v & 15];
+	o->n += (size_t)n;
 }
 
 void cr_put0x(struct cr_out *o, uint64_t v, int width)

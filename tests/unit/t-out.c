@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The AS-safe formatter: every number form, truncation, fd output. */
 #include <stdint.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "../tap.h"
@@ -66,6 +67,25 @@ int main(void)
 	tap_is_str(fmt(cr_putx, UINT64_MAX, 0), "ffffffffffffffff", "hex max");
 	tap_is_str(fmt(cr_putx, 0xab, 1), "ab", "hex wider than width");
 	tap_is_str(fmt(cr_putx, 5, 40), "0000000000000005", "hex width clamped to 16");
+	{
+		/* Hex written straight into the buffer, and at its end (1 KiB):
+		   the same text wherever the number starts. */
+		static char big[4096], want[4096];
+		unsigned bad = 0;
+
+		for (size_t k = 990; k <= 1030; k++)
+			for (int w = 0; w <= 16; w += 4) {
+				memset(want, 'x', k);
+				strcpy(want + k, w ? "00000abcdef01234" + 16 - (w > 11 ? w : 11) : "abcdef01234");
+				cr_out_mem(&o, big, sizeof(big));
+				for (size_t i = 0; i < k; i++)
+					cr_putc(&o, 'x');
+				cr_putx(&o, 0xabcdef01234, w);
+				cr_flush(&o);
+				bad += strcmp(big, want) != 0;
+			}
+		tap_is_u64(bad, 0, "hex at every place around the buffer's end, widths 0 to 16");
+	}
 	tap_is_str(fmt(cr_put0x, 0x10, 16), "0x0000000000000010", "0x form");
 	tap_is_str(fmt(putu, 0, 0), "0", "dec 0");
 	tap_is_str(fmt(putu, 1234567890, 0), "1234567890", "dec");
