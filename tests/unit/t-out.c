@@ -76,7 +76,7 @@ int main(void)
 		for (size_t k = 990; k <= 1030; k++)
 			for (int w = 0; w <= 16; w += 4) {
 				memset(want, 'x', k);
-				strcpy(want + k, w ? "00000abcdef01234" + 16 - (w > 11 ? w : 11) : "abcdef01234");
+				strcpy(want + k, &"00000abcdef01234"[16 - (w > 11 ? w : 11)]);
 				cr_out_mem(&o, big, sizeof(big));
 				for (size_t i = 0; i < k; i++)
 					cr_putc(&o, 'x');
