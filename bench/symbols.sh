@@ -35,7 +35,7 @@ DIR=${SYM_DIR:-$B/bench/symbols$([ "$TUS" = 8 ] || echo "-$TUS")}
 CXXFLAGS_SYM="-g -O2"
 
 echo
-echo "## Symbolization cost: a 64-frame C++ crash across three modules"
+echo "## Symbolization cost: a 64-frame C++ crash across three modules of $TUS translation units"
 echo
 if ! command -v "${CXX%% *}" >/dev/null 2>&1; then
 	echo "skipped: no C++ compiler ($CXX)"
