@@ -62,6 +62,9 @@ struct cr_mem_fast {
 	   CR_FAST_WINDOW bytes below the CFA. */
 	uint64_t wlo, wspan;
 	long pid;			/* 0: not yet taken */
+	/* A process's first capture (cfi/trace.c's cold loop): no module is
+	   learned (cr_modmem_find with no reader), only marked. */
+	uint8_t no_learn;
 };
 #define CR_FAST_WINDOW 256
 void cr_mem_fast_init(struct cr_mem_fast *f);
