@@ -177,10 +177,9 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
  * A module's memory that modmem.c does not claim yet (a process's first
  * capture: it learns a module at its second question) is proven as far as
  * the read needs, not CR_PROVE_AHEAD pages on: the kernel pins each page of
- * the call (~0.5 us a page on the test machine), and its file pages not yet
- * mapped fault in then, where a read maps 16 pages around the one it touches
- * (fault-around).  16 pages of libc's tables cost a first capture 10-15 us,
- * the two reads it needs ~4 (docs/performance.md, issue 20).
+ * the call (~0.5 us a page on the test machine, more for file pages not yet
+ * mapped).  16 pages of libc's tables cost a first capture 10-15 us, the two
+ * one-page proofs it needs ~4 (docs/performance.md, issue 20).
  */
 #define CR_PROVE_MOD_AHEAD 1
 
