@@ -269,7 +269,11 @@ CR_HOT static int key_of(uint64_t addr, struct key *k)
  * module still loaded with the same key, else not stored (it changed while
  * we read: the bytes may be another module's).
  */
-static void learn(const struct key *k, const struct cr_mem *m, struct rec *out)
+/* Not inlined: its ~1.5 KiB of headers would sit in every question's frame,
+   and a first capture's deepest frames reach a page of the stack the
+   process never used (a page fault, ~3 us: docs/performance.md, issue 20). */
+static __attribute__((noinline)) void learn(const struct key *k, const struct cr_mem *m,
+					     struct rec *out)
 {
 	struct {
 		Elf64_Ehdr eh;

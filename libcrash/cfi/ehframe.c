@@ -4,6 +4,17 @@
  * Frames", DWARF 5 6.4.1).  Every entry is bounded by its length field and by
  * the section bounds we were given; every loop by a constant.
  */
+/*
+ * No jump tables for this file's switches (gcc: compare trees instead): gcc
+ * puts them in .rodata, a page that no other part of a process's first
+ * capture reads, and the capture paid a page fault for it (~3 us on the test
+ * machine: docs/performance.md, issue 20).  Before every function, the
+ * headers' inline ones too, so that all have the same options (gcc inlines
+ * only between those).  clang has no such pragma: its build keeps them.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-jump-tables")
+#endif
 #include <string.h>
 
 #include "cache.h"
