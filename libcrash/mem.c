@@ -304,17 +304,22 @@ CR_HOT static int module_run(struct cr_mem_fast *f, uint64_t addr, uint64_t end)
 {
 	struct cr_mem hdr = { .read = headers_read, .priv = f };
 	uint64_t lo, hi;
-	int r = cr_modmem_find(addr, end - addr, &lo, &hi, f->no_learn ? NULL : &hdr);
+	int r = cr_modmem_find(addr, end - addr, &lo, &hi, f->cold ? NULL : &hdr);
 
 	if (r > 0)
 		add_run(f, lo, hi);
 	return r;
 }
 
-/* The pages a proof adds past what a read needs (module_run's answer r). */
-static inline unsigned ahead_of(int r)
+/*
+ * The pages a proof adds past what a read needs (module_run's answer r).  A
+ * first capture's stack proofs too: 16 pages up from sp pass the main
+ * stack's top, and the failed page costs the call ~2 us here, more than a
+ * second one-page proof where the walk needs one (docs/performance.md).
+ */
+static inline unsigned ahead_of(const struct cr_mem_fast *f, int r)
 {
-	return r < 0 ? CR_PROVE_MOD_AHEAD : CR_PROVE_AHEAD;
+	return r < 0 || f->cold ? CR_PROVE_MOD_AHEAD : CR_PROVE_AHEAD;
 }
 
 /* A read outside run 0: another run, a module's memory (mods), or a proof. */
@@ -338,7 +343,7 @@ CR_HOT static int read_runs(struct cr_mem_fast *f, uint64_t addr, void *dst, siz
 		to_front(f, k);
 	} else if (!mods || (r = module_run(f, addr, addr + len)) <= 0) {
 		/* !mods: a module's headers (headers_read), its memory as well */
-		n = prove(f, first, (unsigned)(last - first + 1), ahead_of(mods ? r : -1));
+		n = prove(f, first, (unsigned)(last - first + 1), ahead_of(f, mods ? r : -1));
 		if (n < last - first + 1)
 			return -CR_EFAULT;
 		add_run(f, first << 12, (first + n) << 12);
@@ -413,7 +418,7 @@ CR_HOT static __attribute__((noinline)) const void *view_prove(struct cr_mem_fas
 			c = e >> 12;	/* runs are whole chunks: e is past c */
 			continue;
 		}
-		n = prove(f, c, (unsigned)(last - c + 1), ahead_of(r));
+		n = prove(f, c, (unsigned)(last - c + 1), ahead_of(f, r));
 		if (n == 0)
 			return NULL;
 		add_run(f, c << 12, (c + n) << 12);
