@@ -162,24 +162,24 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
 
 /*
  * Prove chunk c and the chunks above it, at least `ahead` (CR_PROVE_AHEAD or
- * CR_PROVE_MOD_AHEAD, below) and at least
- * want (at most CR_PROVE_MAX), in one system call: a byte of each, as separate
- * remote iovecs.  The kernel copies them in order and stops at the first that
- * is not readable (process_vm_readv(2): partial transfers at iovec
- * granularity), so the byte count is the number of readable chunks in a row
- * from c.  Returns it (0: c is not readable).  With the pipe fallback (no
- * process_vm_readv: qemu-user), one read per chunk, at least the `want`
- * chunks the read needs.
+ * CR_PROVE_MOD_AHEAD, below) and at least want (at most CR_PROVE_MAX), in one
+ * system call: a byte of each, as separate remote iovecs.  The kernel copies
+ * them in order and stops at the first that is not readable
+ * (process_vm_readv(2): partial transfers at iovec granularity), so the byte
+ * count is the number of readable chunks in a row from c.  Returns it (0: c
+ * is not readable).  With the pipe fallback (no process_vm_readv:
+ * qemu-user), one read per chunk, at least the `want` chunks the read needs.
  */
 #define CR_PROVE_AHEAD 16
 #define CR_PROVE_MAX 32
 /*
- * A module's memory that modmem.c does not claim yet (a process's first
- * capture: it learns a module at its second question) is proven as far as
- * the read needs, not CR_PROVE_AHEAD pages on: the kernel pins each page of
- * the call (~0.5 us a page on the test machine, more for file pages not yet
- * mapped).  16 pages of libc's tables cost a first capture 10-15 us, the two
- * one-page proofs it needs ~4 (docs/performance.md, issue 20).
+ * A module's memory that modmem.c does not claim yet (it learns a module at
+ * a question after its first, never in a process's first capture), and
+ * anything a first capture reads (ahead_of), is proven as far as the read
+ * needs, not CR_PROVE_AHEAD pages on: the kernel pins each page of the call
+ * (~0.5 us a page on the test machine, more for file pages not yet mapped).
+ * 16 pages of libc's tables cost a first capture 10-15 us, the two one-page
+ * proofs it needs ~4 (docs/performance.md, issue 20).
  */
 #define CR_PROVE_MOD_AHEAD 1
 
@@ -297,8 +297,8 @@ CR_HOT static int headers_read(const struct cr_mem *m, uint64_t addr, void *dst,
  * "Remembered proofs"): the remembered readable range of a loaded module
  * that holds [addr, end), made a run of f.  1; else prove it, 0 with
  * CR_PROVE_AHEAD pages, -1 (a module's memory not claimed) with
- * CR_PROVE_MOD_AHEAD.  A module's first question reads its headers through f
- * (its run, its pid).
+ * CR_PROVE_MOD_AHEAD.  A module learned at this question has its headers
+ * read through f (its run, its pid); never in a first capture (f->cold).
  */
 CR_HOT static int module_run(struct cr_mem_fast *f, uint64_t addr, uint64_t end)
 {
@@ -400,8 +400,8 @@ CR_HOT static uint64_t covered_to(const struct cr_mem_fast *f, uint64_t addr)
 }
 
 /* cr_mem_view's proofs: the chunks of [addr, addr + len) not yet proven. */
-CR_HOT static __attribute__((noinline)) const void *view_prove(struct cr_mem_fast *f, uint64_t addr,
-							 size_t len)
+CR_HOT static __attribute__((noinline)) const void *view_prove(struct cr_mem_fast *f,
+								uint64_t addr, size_t len)
 {
 	uint64_t c, a, e, first = addr >> 12, last = (addr + len - 1) >> 12;
 	unsigned n, k;
