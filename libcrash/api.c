@@ -48,6 +48,10 @@ CR_HOT void cr_walk_live(struct cr_walk *w, struct cr_maps *maps, uint64_t sp, i
 	w->mem = &cr_mem_self;
 	w->depth = 0;
 	w->exact = (uint8_t)exact;
+	/* Not merged with w->cache's store below: gcc then loads the pair's
+	   constant from .rodata, a page no other part of a capture reads (a
+	   first capture's page fault, ~2-3 us: docs/performance.md, issue 20). */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	w->find_module = live_module;
 	w->module_quick = live_module_quick;	/* -CR_ENOSYS without _dl_find_object */
 	w->step.err_addr = 0;

@@ -161,17 +161,27 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
 }
 
 /*
- * Prove chunk c and the chunks above it, at least CR_PROVE_AHEAD and at least
- * want (at most CR_PROVE_MAX), in one system call: a byte of each, as separate
- * remote iovecs.  The kernel copies them in order and stops at the first that
- * is not readable (process_vm_readv(2): partial transfers at iovec
- * granularity), so the byte count is the number of readable chunks in a row
- * from c.  Returns it (0: c is not readable).  With the pipe fallback (no
- * process_vm_readv: qemu-user), one read per chunk, at least the `want`
- * chunks the read needs.
+ * Prove chunk c and the chunks above it, at least `ahead` (CR_PROVE_AHEAD or
+ * CR_PROVE_MOD_AHEAD, below) and at least want (at most CR_PROVE_MAX), in one
+ * system call: a byte of each, as separate remote iovecs.  The kernel copies
+ * them in order and stops at the first that is not readable
+ * (process_vm_readv(2): partial transfers at iovec granularity), so the byte
+ * count is the number of readable chunks in a row from c.  Returns it (0: c
+ * is not readable).  With the pipe fallback (no process_vm_readv:
+ * qemu-user), one read per chunk, at least the `want` chunks the read needs.
  */
 #define CR_PROVE_AHEAD 16
 #define CR_PROVE_MAX 32
+/*
+ * A module's memory that modmem.c does not claim yet (it learns a module at
+ * a question after its first, never in a process's first capture), and
+ * anything a first capture reads (ahead_of), is proven as far as the read
+ * needs, not CR_PROVE_AHEAD pages on: the kernel pins each page of the call
+ * (~0.5 us a page on the test machine, more for file pages not yet mapped).
+ * 16 pages of libc's tables cost a first capture 10-15 us, the two one-page
+ * proofs it needs ~4 (docs/performance.md, issue 20).
+ */
+#define CR_PROVE_MOD_AHEAD 1
 
 /* prove() with the pipe fallback: one read per page (no scatter list). */
 static unsigned prove_pipe(uint64_t c, unsigned want)
@@ -184,7 +194,7 @@ static unsigned prove_pipe(uint64_t c, unsigned want)
 		n++;
 	return n;
 }
-static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
+CR_HOT static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want, unsigned ahead)
 {
 	struct iovec local, remote[CR_PROVE_MAX];
 	uint8_t bytes[CR_PROVE_MAX];
@@ -202,7 +212,7 @@ static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want)
 		return prove_pipe(c, want);
 	if (f->pid == 0)
 		f->pid = cr_sys_gettid();	/* as read_vm: any thread's id will do */
-	k = want > CR_PROVE_AHEAD ? want : CR_PROVE_AHEAD;
+	k = want > ahead ? want : ahead;
 	for (unsigned i = 0; i < k; i++) {
 		remote[i].iov_base = (void *)(uintptr_t)((c + i) << 12);
 		remote[i].iov_len = 1;
@@ -236,7 +246,7 @@ static uint64_t run_end(const struct cr_mem_fast *f, unsigned k)
 }
 
 /* Make run k the first (it changes places with run 0: walks alternate between two regions). */
-static void to_front(struct cr_mem_fast *f, unsigned k)
+CR_HOT static void to_front(struct cr_mem_fast *f, unsigned k)
 {
 	uint64_t lo = f->lo[k], span = f->span[k];
 
@@ -251,7 +261,7 @@ static void to_front(struct cr_mem_fast *f, unsigned k)
 }
 
 /* A new proven run [lo, end) in front, merged with every run it touches. */
-static void add_run(struct cr_mem_fast *f, uint64_t lo, uint64_t end)
+CR_HOT static void add_run(struct cr_mem_fast *f, uint64_t lo, uint64_t end)
 {
 	unsigned k, free_ = CR_FAST_RUNS - 1;
 
@@ -277,7 +287,7 @@ static void add_run(struct cr_mem_fast *f, uint64_t lo, uint64_t end)
 static int read_runs(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len, int mods);
 
 /* A module's headers for modmem.c: proven as any other read of f, no module looked up. */
-static int headers_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+CR_HOT static int headers_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
 {
 	return read_runs(m->priv, addr, dst, len, 0);
 }
@@ -285,25 +295,39 @@ static int headers_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t
 /*
  * Module memory proven without a system call (modmem.c; docs/design.md,
  * "Remembered proofs"): the remembered readable range of a loaded module
- * that holds [addr, end), made a run of f.  1, or 0: prove it.  A module's
- * first question reads its headers through f (its run, its pid).
+ * that holds [addr, end), made a run of f.  1; else prove it, 0 with
+ * CR_PROVE_AHEAD pages, -1 (a module's memory not claimed) with
+ * CR_PROVE_MOD_AHEAD.  A module learned at this question has its headers
+ * read through f (its run, its pid); never in a first capture (f->cold).
  */
-static int module_run(struct cr_mem_fast *f, uint64_t addr, uint64_t end)
+CR_HOT static int module_run(struct cr_mem_fast *f, uint64_t addr, uint64_t end)
 {
 	struct cr_mem hdr = { .read = headers_read, .priv = f };
 	uint64_t lo, hi;
+	int r = cr_modmem_find(addr, end - addr, &lo, &hi, f->cold ? NULL : &hdr);
 
-	if (!cr_modmem_find(addr, end - addr, &lo, &hi, &hdr))
-		return 0;
-	add_run(f, lo, hi);
-	return 1;
+	if (r > 0)
+		add_run(f, lo, hi);
+	return r;
+}
+
+/*
+ * The pages a proof adds past what a read needs (module_run's answer r).  A
+ * first capture's stack proofs too: 16 pages up from sp pass the main
+ * stack's top, and the failed page costs the call ~2 us here, more than a
+ * second one-page proof where the walk needs one (docs/performance.md).
+ */
+static inline unsigned ahead_of(const struct cr_mem_fast *f, int r)
+{
+	return r < 0 || f->cold ? CR_PROVE_MOD_AHEAD : CR_PROVE_AHEAD;
 }
 
 /* A read outside run 0: another run, a module's memory (mods), or a proof. */
-static int read_runs(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len, int mods)
+CR_HOT static int read_runs(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len, int mods)
 {
 	uint64_t first = addr >> 12, last;
 	unsigned k, n;
+	int r = 0;
 
 	if (len == 0)
 		return 0;
@@ -317,8 +341,9 @@ static int read_runs(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len
 			break;
 	if (k < CR_FAST_RUNS) {
 		to_front(f, k);
-	} else if (!mods || !module_run(f, addr, addr + len)) {
-		n = prove(f, first, (unsigned)(last - first + 1));
+	} else if (!mods || (r = module_run(f, addr, addr + len)) <= 0) {
+		/* !mods: a module's headers (headers_read), its memory as well */
+		n = prove(f, first, (unsigned)(last - first + 1), ahead_of(f, mods ? r : -1));
 		if (n < last - first + 1)
 			return -CR_EFAULT;
 		add_run(f, first << 12, (first + n) << 12);
@@ -330,17 +355,17 @@ static int read_runs(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len
 	return 0;
 }
 
-static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len)
+CR_HOT static int fast_read_slow(struct cr_mem_fast *f, uint64_t addr, void *dst, size_t len)
 {
 	return read_runs(f, addr, dst, len, 1);
 }
 
-int cr_mem_fast_slow64(struct cr_mem_fast *f, uint64_t addr, uint64_t *v)
+CR_HOT int cr_mem_fast_slow64(struct cr_mem_fast *f, uint64_t addr, uint64_t *v)
 {
 	return fast_read_slow(f, addr, v, 8);
 }
 
-static int fast_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+CR_HOT static int fast_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
 {
 	struct cr_mem_fast *f = m->priv;
 	uint64_t size = f->span[0] + 7;	/* of run 0, if span[0] is not 0 */
@@ -357,7 +382,7 @@ static int fast_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t le
 }
 
 /* [addr, end) inside one of f's proven runs (the caller checks end > addr). */
-static int in_runs(const struct cr_mem_fast *f, uint64_t addr, uint64_t end)
+CR_HOT static int in_runs(const struct cr_mem_fast *f, uint64_t addr, uint64_t end)
 {
 	for (unsigned k = 0; k < CR_FAST_RUNS; k++)
 		if (f->span[k] && addr >= f->lo[k] && end <= run_end(f, k))
@@ -366,7 +391,7 @@ static int in_runs(const struct cr_mem_fast *f, uint64_t addr, uint64_t end)
 }
 
 /* The end of the proven run that holds addr (its chunks end there), 0: none. */
-static uint64_t covered_to(const struct cr_mem_fast *f, uint64_t addr)
+CR_HOT static uint64_t covered_to(const struct cr_mem_fast *f, uint64_t addr)
 {
 	for (unsigned k = 0; k < CR_FAST_RUNS; k++)
 		if (f->span[k] && addr - f->lo[k] < f->span[k] + 7)
@@ -375,23 +400,25 @@ static uint64_t covered_to(const struct cr_mem_fast *f, uint64_t addr)
 }
 
 /* cr_mem_view's proofs: the chunks of [addr, addr + len) not yet proven. */
-static __attribute__((noinline)) const void *view_prove(struct cr_mem_fast *f, uint64_t addr,
-							 size_t len)
+CR_HOT static __attribute__((noinline)) const void *view_prove(struct cr_mem_fast *f,
+								uint64_t addr, size_t len)
 {
 	uint64_t c, a, e, first = addr >> 12, last = (addr + len - 1) >> 12;
 	unsigned n, k;
+	int r;
 
 	if (last - first >= CR_VIEW_PAGES)
 		return NULL;
 	/* As many chunks in a system call as it takes. */
 	for (c = first, k = 0; c <= last && k < CR_VIEW_PAGES; k++) {
 		a = c == first ? addr : c << 12;
+		r = 0;
 		if ((e = covered_to(f, a)) != 0 ||
-		    (module_run(f, a, (c + 1) << 12) && (e = covered_to(f, a)) != 0)) {
+		    ((r = module_run(f, a, (c + 1) << 12)) > 0 && (e = covered_to(f, a)) != 0)) {
 			c = e >> 12;	/* runs are whole chunks: e is past c */
 			continue;
 		}
-		n = prove(f, c, (unsigned)(last - c + 1));
+		n = prove(f, c, (unsigned)(last - c + 1), ahead_of(f, r));
 		if (n == 0)
 			return NULL;
 		add_run(f, c << 12, (c + n) << 12);
@@ -400,7 +427,7 @@ static __attribute__((noinline)) const void *view_prove(struct cr_mem_fast *f, u
 	return c > last ? (const void *)(uintptr_t)addr : NULL;
 }
 
-static const void *fast_view(const struct cr_mem *m, uint64_t addr, size_t len)
+CR_HOT static const void *fast_view(const struct cr_mem *m, uint64_t addr, size_t len)
 {
 	struct cr_mem_fast *f = m->priv;
 
@@ -420,12 +447,12 @@ const void *cr_mem_view_free(const struct cr_mem *m, uint64_t addr, size_t len)
 	if (m->view != fast_view)
 		return NULL;
 	if (in_runs(f, addr, addr + len) ||
-	    (module_run(f, addr, addr + len) && in_runs(f, addr, addr + len)))
+	    (module_run(f, addr, addr + len) > 0 && in_runs(f, addr, addr + len)))
 		return (const void *)(uintptr_t)addr;
 	return NULL;
 }
 
-void cr_mem_fast_init(struct cr_mem_fast *f)
+CR_HOT void cr_mem_fast_init(struct cr_mem_fast *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->m.read = fast_read;
@@ -601,7 +628,7 @@ static void own_stack_ask(uint64_t top)
  * the thread's first capture (opening /proc/self/maps costs more than a
  * capture's own proofs): the second asks.  1 if the run is there.
  */
-static int own_stack_run(struct cr_mem_fast *f, uint64_t sp)
+CR_HOT static int own_stack_run(struct cr_mem_fast *f, uint64_t sp)
 {
 	uint64_t top = (uintptr_t)&own, lo;
 	int state = own.state;
@@ -626,7 +653,7 @@ static int own_stack_run(struct cr_mem_fast *f, uint64_t sp)
 	return 1;
 }
 
-void cr_mem_fast_stacks(struct cr_mem_fast *f, uint64_t sp)
+CR_HOT void cr_mem_fast_stacks(struct cr_mem_fast *f, uint64_t sp)
 {
 	uint64_t lo = __atomic_load_n(&main_lo, __ATOMIC_ACQUIRE);
 	uint64_t hi = __atomic_load_n(&main_hi, __ATOMIC_ACQUIRE);

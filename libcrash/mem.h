@@ -62,6 +62,10 @@ struct cr_mem_fast {
 	   CR_FAST_WINDOW bytes below the CFA. */
 	uint64_t wlo, wspan;
 	long pid;			/* 0: not yet taken */
+	/* A process's first capture (cfi/trace.c's cold loop): no module is
+	   learned (cr_modmem_find with no reader), only marked, and a proof
+	   covers what the read needs, no pages ahead (mem.c). */
+	uint8_t cold;
 };
 #define CR_FAST_WINDOW 256
 void cr_mem_fast_init(struct cr_mem_fast *f);

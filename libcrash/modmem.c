@@ -128,7 +128,7 @@ unsigned cr_modmem_ranges(const Elf64_Phdr *ph, unsigned phnum, uint64_t bias, u
  * "Remembered proofs": a module unloaded and another loaded at the same
  * address must not meet the first one's record).  n 0: the module's headers
  * could not be read or made no sense: asked no more, its pages are proven
- * as any others; n SEEN: asked about once.
+ * as any others.
  */
 #define SLOTS 16
 #define WAYS 4
@@ -141,29 +141,43 @@ struct rec {
 	uint64_t n;
 	struct cr_modmem_range r[CR_MODMEM_RANGES];
 };
+/*
+ * In one page of .bss (2,304 bytes), which a process's first capture writes
+ * once and does not read first while slots_used says no slot was ever
+ * written: a fresh page read before it is written faults twice (the zero
+ * page, then the copy), ~2-3 us each on the test machine (docs/performance.md,
+ * issue 20).  slots_used is in .data, whose page the loader has written.
+ */
 static struct slot {
 	uint64_t seq;
 	struct rec rec;
-} slots[SLOTS];
-static int learn_off;	/* cr_modmem_reset(0) */
-#define SEEN UINT64_MAX	/* rec.n of a module asked about once: learned at the next question */
+} slots[SLOTS] __attribute__((aligned(4096)));
+CR_INSTALL_DATA static int slots_used;
+CR_INSTALL_DATA static int learn_off;	/* cr_modmem_reset(0); in .data, as slots_used */
+/* The home slots of the modules asked about (a bit each): a module is learned
+   at a question after its first, whose mark writes no slot.  A bit that
+   another module set only makes a module learned one question early. */
+CR_INSTALL_DATA static uint64_t seen;
+_Static_assert(SLOTS <= 64, "a bit a home slot");
 
 _Static_assert(sizeof(struct rec) % 8 == 0, "copied as 64-bit words");
 
-static unsigned home(uint64_t start)
+CR_HOT static unsigned home(uint64_t start)
 {
 	return (unsigned)((start * 0x9e3779b97f4a7c15ull) >> 60) % SLOTS;
 }
 
-static int same_key(const struct key *a, const struct key *b)
+CR_HOT static int same_key(const struct key *a, const struct key *b)
 {
 	return a->start == b->start && a->end == b->end && a->eh == b->eh && a->lm == b->lm &&
 	       a->ld == b->ld && a->bias == b->bias && a->hdr[0] == b->hdr[0] &&
 	       a->hdr[1] == b->hdr[1];
 }
 
-static int get(const struct key *k, struct rec *out)
+CR_HOT static int get(const struct key *k, struct rec *out)
 {
+	if (!__atomic_load_n(&slots_used, __ATOMIC_ACQUIRE))
+		return -1;	/* nothing stored yet: no slot read */
 	for (unsigned i = 0, h = home(k->start); i < WAYS; i++) {
 		struct slot *s = &slots[(h + i) % SLOTS];
 		uint64_t seq = cr_seq_begin(&s->seq);
@@ -178,28 +192,37 @@ static int get(const struct key *k, struct rec *out)
 	return -1;
 }
 
-static void put(const struct rec *r)
+CR_HOT static void put(const struct rec *r)
 {
 	unsigned h = home(r->k.start), i;
+	int used = __atomic_load_n(&slots_used, __ATOMIC_ACQUIRE);
 	struct slot *s;
-	uint64_t seq;
+	uint64_t seq = 0;
 
 	/* An empty slot of the four, or one of this start (the module it had is
 	   gone: its key is no longer loaded there), else the home slot. */
-	for (i = 0; i < WAYS; i++) {
+	for (i = 0; i < WAYS && used; i++) {
 		s = &slots[(h + i) % SLOTS];
 		if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) == 0 ||
 		    __atomic_load_n(&s->rec.k.start, __ATOMIC_RELAXED) == r->k.start)
 			break;
 	}
 	s = &slots[(h + (i < WAYS ? i : 0)) % SLOTS];
-	if (!cr_seq_claim(&s->seq, &seq))
+	/* No slot written yet: claim the home slot by an exchange from 0, whose
+	   first access to the page is a write (one fault, not two). */
+	if (used ? !cr_seq_claim(&s->seq, &seq)
+		 : !__atomic_compare_exchange_n(&s->seq, &seq, 1, 0, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
 		return;	/* another writer (perhaps the code we interrupted): not now */
+	if (!used)
+		__atomic_thread_fence(__ATOMIC_RELEASE);
 	cr_seq_store(&s->rec, r, sizeof(*r));
 	cr_seq_release(&s->seq, seq);
+	if (!used)
+		__atomic_store_n(&slots_used, 1, __ATOMIC_RELEASE);
 }
 
-static int key_of(uint64_t addr, struct key *k)
+CR_HOT static int key_of(uint64_t addr, struct key *k)
 {
 	struct dl_find_object fo;
 	const struct link_map *lm;
@@ -246,7 +269,11 @@ static int key_of(uint64_t addr, struct key *k)
  * module still loaded with the same key, else not stored (it changed while
  * we read: the bytes may be another module's).
  */
-static void learn(const struct key *k, const struct cr_mem *m, struct rec *out)
+/* Not inlined: its ~1.5 KiB of headers would sit in every question's frame,
+   and a first capture's deepest frames reach a page of the stack the
+   process never used (a page fault, ~3 us: docs/performance.md, issue 20). */
+static __attribute__((noinline)) void learn(const struct key *k, const struct cr_mem *m,
+					     struct rec *out)
 {
 	struct {
 		Elf64_Ehdr eh;
@@ -277,7 +304,7 @@ store:
 		put(out);
 }
 
-int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi,
+CR_HOT int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi,
 		   const struct cr_mem *hdr)
 {
 	struct key k;
@@ -286,27 +313,35 @@ int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi,
 	if (len == 0 || addr + len < addr || __atomic_load_n(&learn_off, __ATOMIC_RELAXED) ||
 	    key_of(addr, &k) < 0)
 		return 0;
+	/* From here on addr is in a module _dl_find_object knows: -1 if not claimed. */
 	/*
-	 * Learned at a module's second question, not its first: a process
-	 * that captures once (a crash, a cold capture) has its pages proven by
-	 * the reads it makes anyway, and the headers, their ranges and the
-	 * slot's write would only add to it (~1,200 instructions a module).
+	 * Learned at a module's second question, not its first, and never
+	 * without hdr (a process's first capture: mem.c): a process that
+	 * captures once (a crash, a cold capture) has its pages proven by the
+	 * reads it makes anyway, and the headers (a proof), their ranges (~1,200
+	 * instructions a module), the slot's page and ELFMAG's would only add to
+	 * it (two page faults and a system call, ~8 us on the test machine:
+	 * docs/performance.md, issue 20).  The first question's mark is a bit in
+	 * .data, whose page is written already.
 	 */
 	if (get(&k, &r) < 0) {
-		r.k = k;
-		r.n = SEEN;
-		put(&r);
-		return 0;
-	}
-	if (r.n == SEEN)
+		uint64_t bit = 1ull << home(k.start);
+
+		if (!(__atomic_load_n(&seen, __ATOMIC_RELAXED) & bit)) {
+			__atomic_fetch_or(&seen, bit, __ATOMIC_RELAXED);
+			return -1;
+		}
+		if (!hdr)
+			return -1;
 		learn(&k, hdr, &r);
+	}
 	for (unsigned i = 0; i < r.n && i < CR_MODMEM_RANGES; i++)
 		if (addr >= r.r[i].lo && addr + len <= r.r[i].hi) {
 			*lo = r.r[i].lo;
 			*hi = r.r[i].hi;
 			return 1;
 		}
-	return 0;
+	return -1;
 }
 
 void cr_modmem_reset(int learn_)
@@ -320,6 +355,7 @@ void cr_modmem_reset(int learn_)
 			__atomic_store_n(&s->seq, 0, __ATOMIC_RELEASE);
 		}
 	}
+	__atomic_store_n(&seen, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&learn_off, !learn_, __ATOMIC_RELAXED);
 }
 #else

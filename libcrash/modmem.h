@@ -36,11 +36,16 @@ unsigned cr_modmem_ranges(const Elf64_Phdr *ph, unsigned phnum, uint64_t bias, u
 
 /*
  * [addr, addr + len) inside a range that cr_modmem_ranges gives for a module
- * _dl_find_object finds loaded now: 1 with the range in *lo, *hi; else 0 (no
- * _dl_find_object, a module it does not know, a page no PF_R segment holds).
- * A module's first question reads its ELF and program headers through hdr
- * (a reader that checks every read, and asks no module: cr_mem_fast's
- * proofs, one system call); later ones read nothing.  AS-safe, lock-free.
+ * _dl_find_object finds loaded now: 1 with the range in *lo, *hi; -1 if addr
+ * is in such a module but not claimed (not learned yet, its headers unread or
+ * senseless, a page no PF_R segment holds): its pages are proven, and mem.c
+ * proves no more of them than a read needs (file pages: docs/performance.md,
+ * issue 20); else 0 (no _dl_find_object, a module it does not know).
+ * A module is learned at a question after its first: its ELF and program
+ * headers read through hdr (a reader that checks every read, and asks no
+ * module: cr_mem_fast's proofs, one system call); hdr NULL: not learned now
+ * (a process's first capture).  Later questions read nothing.  AS-safe,
+ * lock-free.
  */
 struct cr_mem;
 int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi,

@@ -283,7 +283,7 @@ int cr_module_find_rdebug(const struct cr_mem *m, uint64_t pc, struct cr_module 
  * versioned double buffer and never wait for a writer, so a crash inside
  * dlopen/dlclose (with the loader's locks held) cannot deadlock it.
  */
-int cr_module_quick(uint64_t pc, struct cr_module *out)
+CR_HOT int cr_module_quick(uint64_t pc, struct cr_module *out)
 {
 	struct dl_find_object fo;
 

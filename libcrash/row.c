@@ -123,7 +123,9 @@ _Static_assert(CR_SHAPE_WINDOW == CR_FAST_WINDOW, "one window");
 /* Column n's rule in a row whose columns outside cols are CR_SAME. */
 CR_HOT static const struct cr_rule *rule_of(const struct cr_row *row, uint64_t cols, unsigned n)
 {
-	static const struct cr_rule same;	/* CR_SAME */
+	/* CR_SAME; in .data, not .rodata: a first capture reads no page of
+	   .rodata for it (a page fault, ~2-3 us: docs/performance.md, issue 20). */
+	CR_INSTALL_DATA static struct cr_rule same;
 
 	return cols >> n & 1 ? &row->reg[n] : &same;
 }

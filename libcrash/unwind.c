@@ -29,7 +29,7 @@ static const struct cr_policy policies[] = {
 	[CRASH_ENGINE_SCAN] = { "scan", 0, 3, { CR_STEP_SIG, CR_STEP_STUB, CR_STEP_SCAN } },
 };
 
-const struct cr_policy *cr_policy(int engine)
+CR_HOT const struct cr_policy *cr_policy(int engine)
 {
 	if (engine < 0 || (unsigned)engine >= CR_ARRAY_SIZE(policies))
 		return NULL;

@@ -12,6 +12,17 @@
  * rule (the initial CR_SAME) means 0.  On arches without that column 0x2d is
  * SPARC's register-window save: -CR_EINVAL.
  */
+/*
+ * No jump tables for this file's switches (gcc: compare trees instead): gcc
+ * puts them in .rodata, a page that no other part of a process's first
+ * capture reads, and the capture paid a page fault for it (~3 us on the test
+ * machine: docs/performance.md, issue 20).  Before every function, the
+ * headers' inline ones too, so that all have the same options (gcc inlines
+ * only between those).  clang has no such pragma: its build keeps them.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-jump-tables")
+#endif
 #include <string.h>
 
 #include "cache.h"

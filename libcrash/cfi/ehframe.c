@@ -4,12 +4,25 @@
  * Frames", DWARF 5 6.4.1).  Every entry is bounded by its length field and by
  * the section bounds we were given; every loop by a constant.
  */
+/*
+ * No jump tables for this file's switches (gcc: compare trees instead): gcc
+ * puts them in .rodata, a page that no other part of a process's first
+ * capture reads, and the capture paid a page fault for it (~3 us on the test
+ * machine: docs/performance.md, issue 20).  Before every function, the
+ * headers' inline ones too, so that all have the same options (gcc inlines
+ * only between those).  clang has no such pragma: its build keeps them.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-jump-tables")
+#endif
 #include <string.h>
 
 #include "cache.h"
 #include "cfi.h"
 
 #define AUG_KEEP 16	/* augmentation letters kept; more are "unknown" */
+#define HDR_VIEW_PAGES 8	/* pages from the hdr's viewed with it (parse_hdr) */
+_Static_assert(HDR_VIEW_PAGES <= CR_VIEW_PAGES, "one view");
 #define AUG_MAX 256	/* longest augmentation string read */
 #define HDR_TABLE_ENC (DW_EH_PE_datarel | DW_EH_PE_sdata4)	/* what linkers emit */
 
@@ -438,21 +451,32 @@ CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, 
 	struct cr_bases b = src->bases;
 	struct cr_cursor c;
 	const uint8_t *p;
+	uint64_t vlen;
 
 	if (end < src->eh_hdr)
 		return -CR_EINVAL;
 	h->at = NULL;
-	/* What every linker writes (version 1, eh_frame_ptr pcrel|sdata4,
-	   fde_count udata4, the table datarel|sdata4), read in place: the
-	   general decoding below gives the same.  The whole hdr in one view
-	   where its size is known, so that the search needs none of its own. */
+	/*
+	 * What every linker writes (version 1, eh_frame_ptr pcrel|sdata4,
+	 * fde_count udata4, the table datarel|sdata4), read in place: the
+	 * general decoding below gives the same.  The hdr and its table in one
+	 * view where they fit in the HDR_VIEW_PAGES pages from the hdr's
+	 * (libc's 3,700 entries do), so that the search needs no view of its
+	 * own: eh_hdr_len bounds the hdr, it is not its size (for a module
+	 * _dl_find_object knows, the rest of its span: module.c), and every
+	 * page of a view is a page proven, ~0.5 us each when a first capture
+	 * proves them (docs/performance.md, issue 20).
+	 */
 	p = NULL;
-	if (src->eh_hdr_len >= 12 && src->eh_hdr_len <= (uint64_t)CR_VIEW_PAGES * 4096)
-		p = cr_mem_view(m, src->eh_hdr, src->eh_hdr_len);
-	if (p)
-		h->at = p + 12;
-	else if (end - src->eh_hdr >= 12)
+	vlen = HDR_VIEW_PAGES * 4096 - (src->eh_hdr & 4095);
+	if (src->eh_hdr_len < vlen)
+		vlen = src->eh_hdr_len;
+	if (vlen >= 12)
+		p = cr_mem_view(m, src->eh_hdr, vlen);
+	if (!p && end - src->eh_hdr >= 12) {
+		vlen = 12;
 		p = cr_mem_view(m, src->eh_hdr, 12);
+	}
 	if (p && p[0] == 1 && p[1] == (DW_EH_PE_pcrel | DW_EH_PE_sdata4) &&
 	    p[2] == DW_EH_PE_udata4 && p[3] == HDR_TABLE_ENC) {
 		int32_t frame;
@@ -463,6 +487,9 @@ CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, 
 		h->eh_frame = src->eh_hdr + 4 + (uint64_t)(int64_t)frame;
 		h->table = src->eh_hdr + 12;
 		h->count = count > (end - h->table) / 8 ? 0 : count;
+		/* The table in place if the view holds it, else search() views it. */
+		if (h->count <= (vlen - 12) / 8)
+			h->at = p + 12;
 		return 0;
 	}
 	h->at = NULL;

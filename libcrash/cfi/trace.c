@@ -242,6 +242,10 @@ CR_HOT static __attribute__((noinline)) int cold_trace(struct cr_walk *w, struct
 {
 	struct cold cold = { 0 };
 
+	/* Modules marked, not learned: what it would cost this capture is more
+	   than its own proofs of their tables (modmem.h); no pages proven
+	   ahead (mem.c). */
+	f->cold = 1;
 	return trace_loop(w, f, t, max, out, w->arch->strip_ra, &cold);
 }
 

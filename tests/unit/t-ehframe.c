@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ehframe.c: hand-built .eh_frame_hdr + .eh_frame images, then the test binary's own. */
 #include <link.h>
+#include <sys/mman.h>
 
 #include "../tap.h"
 #include "cfi/cfi.h"
@@ -1128,6 +1129,156 @@ static void t_faults(void)
 }
 
 /* ------------------------------------------------------------ real data */
+/* ----------------------------------- a table past the hdr's first view */
+/*
+ * parse_hdr views the hdr with up to 8 pages from its own (the hdr's length
+ * is the rest of the module's span for a module _dl_find_object knows): a
+ * table that fits is searched in that view, a longer one in a view of its
+ * own.  A hdr 0xb2c into its page (libc's), N entries, each function 16
+ * bytes: every lookup the same in place as through reads, and the FDE
+ * expected, for N whose table fits (3,000) and does not (5,000).
+ */
+#define BIG 0x800000ull
+#define BIG_HOFF 0xb2c
+#define BIG_TEXT 0x2000000ull
+#define BIG_MAX 5000
+static uint8_t big[BIG_HOFF + 12 + 8 * BIG_MAX + 64 + 20 * BIG_MAX + 4];
+
+static void big32(size_t at, uint32_t v)
+{
+	memcpy(big + at, &v, 4);
+}
+
+/* The image with nfn functions; returns its size. */
+static size_t big_build(unsigned nfn, size_t *fde_off)
+{
+	size_t frame = BIG_HOFF + 12 + 8 * (size_t)nfn, cie_len, at;
+
+	memset(big, 0, sizeof(big));
+	n = 0;
+	std_cie(1, 0);	/* into img at 0; copied, it has no pcrel field */
+	cie_len = n;
+	memcpy(big + frame, img, cie_len);
+	at = frame + cie_len;
+	for (unsigned i = 0; i < nfn; i++, at += 20) {
+		fde_off[i] = at;
+		big32(at, 16);
+		big32(at + 4, (uint32_t)(at + 4 - frame));	/* back to the CIE */
+		big32(at + 8, (uint32_t)(BIG_TEXT + 16 * i - (BIG + at + 8)));
+		big32(at + 12, 16);
+		big[at + 16] = 0;	/* augmentation length */
+		big[at + 17] = 0x41;	/* DW_CFA_advance_loc 1 */
+		big[at + 18] = 0x0e, big[at + 19] = 16;	/* DW_CFA_def_cfa_offset 16 */
+	}
+	big32(at, 0);	/* terminator */
+	at += 4;
+	big[BIG_HOFF] = 1;
+	big[BIG_HOFF + 1] = DW_EH_PE_pcrel | DW_EH_PE_sdata4;
+	big[BIG_HOFF + 2] = DW_EH_PE_udata4;
+	big[BIG_HOFF + 3] = DW_EH_PE_datarel | DW_EH_PE_sdata4;
+	big32(BIG_HOFF + 4, (uint32_t)(frame - (BIG_HOFF + 4)));
+	big32(BIG_HOFF + 8, nfn);
+	for (unsigned i = 0; i < nfn; i++) {
+		big32(BIG_HOFF + 12 + 8 * i, (uint32_t)(BIG_TEXT + 16 * i - (BIG + BIG_HOFF)));
+		big32(BIG_HOFF + 16 + 8 * i, (uint32_t)(fde_off[i] - BIG_HOFF));
+	}
+	return at;
+}
+
+/*
+ * Views that end where they were asked to: each a copy that ends at 64 KiB
+ * of PROT_NONE pages (a ring of them), so that a decoder reading past a view
+ * it took faults here instead of reading the buffer's next bytes.
+ */
+#define VSLOT (48 * 1024)
+#define VGUARD (64 * 1024)	/* more than any read past a view here could reach */
+#define VSLOTS 16
+static uint8_t *vslot[VSLOTS];
+static unsigned vnext;
+
+static int exact_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	return cr_read(m->priv, addr, dst, len);
+}
+
+static const void *exact_view(const struct cr_mem *m, uint64_t addr, size_t len)
+{
+	uint8_t *end;
+
+	if (len > VSLOT || !vslot[0])
+		return NULL;
+	end = vslot[vnext++ % VSLOTS] + VSLOT;
+	return cr_read(m->priv, addr, end - len, len) < 0 ? NULL : end - len;
+}
+
+static void exact_views_init(void)
+{
+	for (unsigned i = 0; i < VSLOTS; i++) {
+		uint8_t *p = mmap(NULL, VSLOT + VGUARD, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED || mprotect(p + VSLOT, VGUARD, PROT_NONE) != 0) {
+			vslot[0] = NULL;
+			return;
+		}
+		vslot[i] = p;
+	}
+}
+
+static void t_big_table(void)
+{
+	static size_t fde_off[BIG_MAX];
+	static const unsigned nfns[2] = { 3000, BIG_MAX };
+	char name[128];
+
+	exact_views_init();
+	_Static_assert(BIG_HOFF + 12 + 8 * 3000 <= 8 * 4096, "3,000 entries fit in 8 pages");
+	_Static_assert(BIG_HOFF + 12 + 8 * BIG_MAX > 8 * 4096, "5,000 do not");
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned nfn = nfns[k], ok = 0, same = 0, tries = 0, exact = 0;
+		size_t size = big_build(nfn, fde_off);
+		const unsigned at[] = { 0, 1, nfn / 3, nfn / 2, nfn - 2, nfn - 1 };
+		struct cr_fde f;
+		struct cr_mem ex = { .read = exact_read, .view = exact_view, .priv = &mem };
+		int ret;
+
+		cr_mem_buffer(&mem, BIG, big, size);
+		memset(&src, 0, sizeof(src));
+		src.eh_hdr = BIG + BIG_HOFF;
+		src.eh_hdr_len = size - BIG_HOFF;	/* past 8 pages: the span's rest */
+		src.eh_frame_end = BIG + size;
+		src.bases.data = BIG + BIG_HOFF;
+		for (unsigned i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+			for (unsigned d = 0; d < 16; d += 15) {
+				uint64_t pc = BIG_TEXT + 16 * at[i] + d;
+
+				tries++;
+				memset(&f, 0xa5, sizeof(f));
+				ret = cr_eh_find(&mem, &src, pc, &f);
+				ok += ret == 0 && f.pc_lo == BIG_TEXT + 16 * at[i] &&
+				      f.pc_hi == f.pc_lo + 16 && f.addr == BIG + fde_off[at[i]];
+				same += find_both_ways(pc, &ret);
+				memset(&f, 0xa5, sizeof(f));
+				ret = cr_eh_find(&ex, &src, pc, &f);
+				exact += ret == 0 && f.addr == BIG + fde_off[at[i]];
+			}
+		snprintf(name, sizeof(name),
+			 "%u entries, hdr 0x%x into its page: every lookup finds its FDE", nfn,
+			 BIG_HOFF);
+		tap_ok(ok == tries, name);
+		snprintf(name, sizeof(name),
+			 "%u entries: the same through views that end where asked (no read past "
+			 "the hdr's view)",
+			 nfn);
+		tap_ok(vslot[0] && exact == tries, name);
+		snprintf(name, sizeof(name), "%u entries: in place as through reads", nfn);
+		tap_ok(same == tries && find_both_ways(BIG_TEXT - 1, &ret) &&
+			       ret == -CR_ENOINFO &&
+			       find_both_ways(BIG_TEXT + 16 * (uint64_t)nfn, &ret),
+		       name);
+	}
+}
+
 int main(void);
 
 struct self {
@@ -1296,6 +1447,7 @@ int main(void)
 	t_fde_malformed();
 	t_fast_fde();
 	t_in_place_vs_reads();
+	t_big_table();
 	t_truncations();
 	t_faults();
 	t_self();
