@@ -853,10 +853,14 @@ static uint64_t target_from(const struct run *st, const uint8_t *ord, uint64_t a
  * and is the answer for the pending pcs in it.  A previous row exists
  * unless paddr is UINT64_MAX (target is then UINT64_MAX too, so it is not
  * looked at).  An address below the previous row's (a new sequence, a
- * set_address or a wrap-around) finds the target again.
+ * set_address or a wrap-around) finds the target again.  Returns the next
+ * target, or 0 when every pc is found (a target is never 0 here: addr > 0,
+ * and the target is a pc at or above it), by value: with run_fast's target
+ * address taken, every row's test loaded it from the stack (20% more time
+ * for fewer instructions, measured over a unit's whole program).
  */
-static int rows_hit(struct run *st, const uint8_t *ord, uint64_t paddr, uint64_t addr,
-		    const struct cr_dwline_row *prev, uint64_t *target)
+static uint64_t rows_hit(struct run *st, const uint8_t *ord, uint64_t paddr, uint64_t addr,
+			 const struct cr_dwline_row *prev)
 {
 	for (unsigned j = 0; j < st->npcs; j++) {
 		unsigned i = ord[j];
@@ -868,10 +872,9 @@ static int rows_hit(struct run *st, const uint8_t *ord, uint64_t paddr, uint64_t
 		st->rows[i].end = addr;
 		st->found[i] = 1;
 		if (--st->left == 0)
-			return 1;
+			return 0;
 	}
-	*target = target_from(st, ord, addr);
-	return 0;
+	return target_from(st, ord, addr);
 }
 
 static int run_fast(const struct hdr *h, const uint8_t *p, const uint8_t *end, struct run *st)
@@ -912,7 +915,7 @@ static int run_fast(const struct hdr *h, const uint8_t *p, const uint8_t *end, s
 			struct cr_dwline_row pr = { .file = pfile, .line = pline,             \
 						    .column = pcol, .discriminator = pdisc,   \
 						    .is_stmt = pstmt };                       \
-			if (rows_hit(st, ord, paddr, addr, &pr, &target))                     \
+			if ((target = rows_hit(st, ord, paddr, addr, &pr)) == 0)              \
 				return 0;                                                     \
 		} else if (addr < paddr) {                                                    \
 			target = target_from(st, ord, addr);                                  \
