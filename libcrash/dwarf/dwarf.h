@@ -7,6 +7,36 @@
 #ifndef CR_DWARF_DWARF_H
 #define CR_DWARF_DWARF_H
 
+#include "../cursor.h"
+
+/*
+ * 7.4: a unit's initial length at c (.debug_info, .debug_line,
+ * .debug_aranges): 4 bytes, or 0xffffffff and 8 (64-bit DWARF);
+ * 0xfffffff0-0xfffffffe are reserved.  0, *len (the unit's bytes after it,
+ * all before c's end) and *offsize (4 or 8); -CR_EINVAL: reserved,
+ * truncated (the cursor's past-the-end) or past c's end; the cursor's other
+ * error.
+ */
+static inline int cr_dw_unit_length(struct cr_cursor *c, uint64_t *len, uint8_t *offsize)
+{
+	uint64_t n = cr_u32(c);
+
+	*len = 0;
+	*offsize = 4;
+	if (n == 0xffffffff) {
+		n = cr_u64(c);
+		*offsize = 8;
+	} else if (n >= 0xfffffff0) {
+		return -CR_EINVAL;
+	}
+	if (c->err)
+		return c->err == -CR_ERANGE ? -CR_EINVAL : c->err;
+	if (n > c->end - c->pos)
+		return -CR_EINVAL;
+	*len = n;
+	return 0;
+}
+
 /* DWARF 5 7.5.6 Table 7.6: attribute form encodings. */
 enum {
 	DW_FORM_addr = 0x01,

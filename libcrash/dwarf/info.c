@@ -819,24 +819,14 @@ static int header(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu 
 {
 	const struct cr_dwsect *s = &src->info;
 	uint64_t len;
+	int ret;
 
 	if (!sect_ok(s) || off >= s->hi - s->lo)
 		return -CR_EINVAL;
 	memset(cu, 0, sizeof(*cu));
 	cr_cursor_init(c, s->mem, s->lo + off, s->hi);
-	/* 7.4: 0xffffffff then an 8-byte length is 64-bit DWARF. */
-	len = cr_u32(c);
-	cu->offsize = 4;
-	if (len == 0xffffffff) {
-		len = cr_u64(c);
-		cu->offsize = 8;
-	} else if (len >= 0xfffffff0) {
-		return -CR_EINVAL;
-	}
-	if (c->err)
-		return cerr(c);
-	if (len > c->end - c->pos)
-		return -CR_EINVAL;
+	if ((ret = cr_dw_unit_length(c, &len, &cu->offsize)) < 0)
+		return ret;
 	cu->off = off;
 	cu->end = c->pos + len - s->lo;
 	cr_cursor_limit(c, c->pos + len);
@@ -992,20 +982,12 @@ static int aranges_set(const struct cr_dwinfo_src *src, uint64_t *pos, struct cr
 {
 	const struct cr_dwsect *s = &src->aranges;
 	uint64_t len;
-	unsigned osz = 4;
+	uint8_t osz;
+	int ret;
 
 	cr_cursor_init(c, s->mem, *pos, s->hi);
-	len = cr_u32(c);
-	if (len == 0xffffffff) {
-		len = cr_u64(c);
-		osz = 8;
-	} else if (len >= 0xfffffff0) {
-		return -CR_EINVAL;
-	}
-	if (c->err)
-		return cerr(c);
-	if (len > c->end - c->pos)
-		return -CR_EINVAL;
+	if ((ret = cr_dw_unit_length(c, &len, &osz)) < 0)
+		return ret;
 	*start = *pos;
 	*pos = c->pos + len;
 	cr_cursor_limit(c, *pos);

@@ -308,20 +308,8 @@ static int parse_header(struct cr_cursor *c, const struct cr_dwline_src *src, ui
 	if (!s->mem || s->hi < s->lo || off >= s->hi - s->lo)
 		return -CR_EINVAL;
 	cr_cursor_init(c, s->mem, s->lo + off, s->hi);
-	/* 7.4: 0xffffffff then an 8-byte length is 64-bit DWARF;
-	   0xfffffff0-0xfffffffe are reserved. */
-	len = cr_u32(c);
-	h->offsize = 4;
-	if (len == 0xffffffff) {
-		len = cr_u64(c);
-		h->offsize = 8;
-	} else if (len >= 0xfffffff0) {
-		return -CR_EINVAL;
-	}
-	if (c->err)
-		return cerr(c);
-	if (len > c->end - c->pos)
-		return -CR_EINVAL;
+	if ((ret = cr_dw_unit_length(c, &len, &h->offsize)) < 0)
+		return ret;
 	h->unit_end = c->pos + len;
 	cr_cursor_limit(c, h->unit_end);
 	len = cr_u16(c);
