@@ -50,6 +50,17 @@ static struct sigaction capsig_old;
 /* The capture's generation: threads park while open_gen is theirs. */
 static uint32_t gen, open_gen;
 static uint64_t park_until;		/* CLOCK_MONOTONIC ns: nobody parks longer */
+/*
+ * The threads the last capture parked (their tids): a thread leaves the
+ * handler (S_LEFT) before its sigreturn gives its mask back, and until then
+ * its SigBlk shows every signal blocked (the handler's sa_mask).  A capture
+ * that follows at once (two requests in a row) would take such a thread for
+ * one that blocks the signal: it waits for those instead (examine_again).
+ * Under qemu-user, whose emulated sigreturn takes long, CI saw it.
+ */
+static int left_tid[CR_THREADS_MAX];
+static unsigned nleft;
+#define LEAVE_WAIT_MS 100
 
 #define COOKIE 0x6c63746800000000ull	/* "lcth": the high half of si_value */
 
@@ -425,6 +436,40 @@ static void collect(void)
 	}
 }
 
+/*
+ * The threads examine() found blocking the signal that the last capture
+ * parked: still on their way out of its handler (left_tid).  Examined again
+ * every 200 us until none is, LEAVE_WAIT_MS at most; a thread that blocks
+ * the signal of its own costs nothing unless it was parked a moment ago.
+ */
+static void examine_again(void)
+{
+	uint64_t end = now_ns() + (uint64_t)LEAVE_WAIT_MS * 1000000u;
+
+	for (int k = 0; k < LEAVE_WAIT_MS * 5; k++) {
+		unsigned again = 0;
+
+		for (unsigned i = 0; i < tab.n; i++) {
+			struct cr_thread *t = &tab.t[i];
+			unsigned j = 0;
+
+			if (t->state != CR_THREAD_BLOCKED)
+				continue;
+			while (j < nleft && left_tid[j] != t->tid)
+				j++;
+			if (j == nleft)
+				continue;	/* not parked by the last capture */
+			t->state = CR_THREAD_OK;
+			examine(t);
+			again += t->state == CR_THREAD_BLOCKED;
+		}
+		if (!again || now_ns() >= end)
+			break;
+		sleep_us(200);
+	}
+	nleft = 0;
+}
+
 const struct cr_threads *cr_threads_capture(unsigned timeout_ms)
 {
 	unsigned want = 0;
@@ -441,8 +486,10 @@ const struct cr_threads *cr_threads_capture(unsigned timeout_ms)
 	list_threads();
 	if (tab.n)
 		capsig = take_signal(pending_signals());
-	for (unsigned i = 0; i < tab.n; i++) {
+	for (unsigned i = 0; i < tab.n; i++)
 		examine(&tab.t[i]);
+	examine_again();
+	for (unsigned i = 0; i < tab.n; i++) {
 		if (tab.t[i].state == CR_THREAD_OK && !capsig)
 			tab.t[i].state = CR_THREAD_NOSIGNAL;
 		want += tab.t[i].state == CR_THREAD_OK;
@@ -481,6 +528,10 @@ void cr_threads_release(const struct cr_threads *ts)
 			break;
 		sleep_us(200);
 	}
+	nleft = 0;
+	for (unsigned i = 0; i < tab.n; i++)
+		if (__atomic_load_n(&slot[i], __ATOMIC_ACQUIRE) == S_LEFT)
+			left_tid[nleft++] = tab.t[i].tid;
 	if (capsig) {
 		/*
 		 * SIG_IGN first: POSIX (sigaction, "Setting a signal action to
