@@ -1828,6 +1828,10 @@ static void decode_fast(const struct ctx *x, struct cr_dwabbrevs *ab, unsigned c
 static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 {
 	unsigned nspec = 0;
+	/* The codes declared so far, kept or not: a later declaration of a
+	   code whose first one was not kept (its tag too large) must not be
+	   (find_decl takes the first). */
+	uint8_t seen[CR_DWINFO_ABBREV_CACHE / 8];
 
 	ab->mem = NULL;
 	ab->all = 1;
@@ -1836,6 +1840,7 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 	memset(ab->decl, 0, (ab->ndecl < CR_DWINFO_ABBREV_CACHE ? ab->ndecl : CR_DWINFO_ABBREV_CACHE) *
 				    sizeof(ab->decl[0]));
 	ab->ndecl = 0;
+	memset(seen, 0, sizeof(seen));
 	if (abbrev_start(x) < 0)
 		return;
 	for (unsigned i = 0; i < CR_DWINFO_MAX_ABBREVS; i++) {
@@ -1855,7 +1860,10 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 		}
 		tag = cr_uleb(&x->a);
 		children = cr_u8(&x->a);
-		keep = code < CR_DWINFO_ABBREV_CACHE && !ab->decl[code].present && tag <= UINT16_MAX;
+		keep = code < CR_DWINFO_ABBREV_CACHE && !(seen[code / 8] >> (code % 8) & 1) &&
+		       tag <= UINT16_MAX;
+		if (code < CR_DWINFO_ABBREV_CACHE)
+			seen[code / 8] |= (uint8_t)(1u << (code % 8));
 		if (!keep)
 			ab->all = 0;
 		for (unsigned k = 0;; k++) {
