@@ -77,9 +77,7 @@ struct cr_inflate_lazy {
 	struct cr_inflate_bits hdr;	/* the current block's header, to rebuild its codes */
 	uint8_t inblock;	/* stopped inside a coded block, at b */
 	uint8_t last;		/* that block is the last (BFINAL) */
-	size_t ahead;		/* decoded past what is asked: CR_INFLATE_AHEAD from init */
 };
-#define CR_INFLATE_AHEAD 4096
 
 /* Check the zlib header, start decoding nothing yet.  0 or -CR_EINVAL. */
 int cr_inflate_lazy_init(struct cr_inflate_lazy *z, const void *in, size_t inlen, void *out,
