@@ -7,6 +7,7 @@
 #include "dump.h"
 #include "maps.h"
 #include "module.h"
+#include "scratch.h"
 #include "sigdesc.h"
 #include "str.h"
 #include "sys.h"
@@ -137,18 +138,68 @@ int cr_dump_parse_line(char *line, size_t len, struct cr_mapline *l)
 }
 
 /*
- * /proc/self/maps a line at a time, in 1 KiB reads (on the report's stack:
- * this runs at its shallowest); a line longer than the buffer is cut (its
- * path).  fn's return: 0 goes on.  The number of lines, or -1.
+ * Lines out of text that comes in pieces: a line longer than LINE_MAX_ is
+ * cut (its path).  fn's return: 0 goes on.
  */
 #define LINE_MAX_ 512
-static int each_line(int (*fn)(void *arg, char *line, size_t len), void *arg)
-{
-	char chunk[1024], line[LINE_MAX_ + 1];
-	size_t n = 0;
-	int fd = cr_sys_open("/proc/self/maps", O_RDONLY | O_CLOEXEC, 0), lines = 0;
+struct splitter {
+	int (*fn)(void *arg, char *line, size_t len);
+	void *arg;
+	char line[LINE_MAX_ + 1];
+	size_t n;
+	int lines;
+};
 
-	if (fd < 0)
+/* 1: fn asked to stop. */
+static int split(struct splitter *sp, const char *s, size_t len)
+{
+	for (size_t k = 0; k < len; k++) {
+		if (s[k] != '\n') {
+			if (sp->n < LINE_MAX_)
+				sp->line[sp->n++] = s[k];
+			continue;
+		}
+		sp->lines++;
+		if (sp->fn(sp->arg, sp->line, sp->n))
+			return 1;
+		sp->n = 0;
+	}
+	return 0;
+}
+
+/* The last line, without its newline. */
+static int split_end(struct splitter *sp)
+{
+	if (sp->n) {
+		sp->lines++;
+		sp->fn(sp->arg, sp->line, sp->n);
+	}
+	return sp->lines;
+}
+
+int cr_dump_text_lines(const char *s, size_t len, int (*fn)(void *arg, char *line, size_t len),
+		       void *arg)
+{
+	struct splitter sp = { .fn = fn, .arg = arg };
+
+	return split(&sp, s, len) ? sp.lines : split_end(&sp);
+}
+
+/*
+ * /proc/self/maps: from t's copy when it holds the whole text, else read
+ * in 1 KiB pieces (on the report's stack: this runs at its shallowest).
+ * The number of lines, or -1.
+ */
+static int each_line(const struct cr_maps_text *t, int (*fn)(void *arg, char *line, size_t len),
+		     void *arg)
+{
+	struct splitter sp = { .fn = fn, .arg = arg };
+	char chunk[1024];
+	int fd;
+
+	if (t && t->p)
+		return cr_dump_text_lines(t->p, t->len, fn, arg);
+	if ((fd = cr_sys_open("/proc/self/maps", O_RDONLY | O_CLOEXEC, 0)) < 0)
 		return -1;
 	/* Bounded: at most 64 MiB of text. */
 	for (int i = 0; i < 1 << 16; i++) {
@@ -158,25 +209,63 @@ static int each_line(int (*fn)(void *arg, char *line, size_t len), void *arg)
 			continue;
 		if (r <= 0)
 			break;
-		for (long k = 0; k < r; k++) {
-			if (chunk[k] != '\n') {
-				if (n < LINE_MAX_)
-					line[n++] = chunk[k];
-				continue;
-			}
-			lines++;
-			if (fn(arg, line, n))
-				goto out;
-			n = 0;
-		}
+		if (split(&sp, chunk, (size_t)r))
+			goto out;
 	}
-	if (n) {
-		lines++;
-		fn(arg, line, n);
-	}
+	split_end(&sp);
 out:
 	cr_sys_close(fd);
-	return lines;
+	return sp.lines;
+}
+
+/*
+ * The whole text once: the kernel formats every line again at each read,
+ * and the section reads it twice (the count comes first).  In .bss, touched
+ * only by a report; one report at a time holds it (the other reads the file
+ * twice).  64 KiB: ~600 mappings.
+ */
+static char maps_store[64 << 10];
+static struct cr_scratch maps_scratch = CR_SCRATCH(maps_store);
+
+void cr_dump_maps_load(struct cr_maps_text *t)
+{
+	size_t size, len = 0;
+	char *p = cr_scratch_get(&maps_scratch, NULL, 0, &size);
+	int fd, whole = 0;
+
+	t->p = NULL;
+	t->len = 0;
+	if (!p)
+		return;
+	if ((fd = cr_sys_open("/proc/self/maps", O_RDONLY | O_CLOEXEC, 0)) >= 0) {
+		/* Bounded: each pass reads a byte, or ends; EINTR at most 64 times. */
+		for (int i = 0; i < 64 && len < size;) {
+			long r = cr_sys_read(fd, p + len, size - len);
+
+			if (r == -EINTR) {
+				i++;
+				continue;
+			}
+			if (r <= 0) {
+				whole = r == 0;
+				break;
+			}
+			len += (size_t)r;
+		}
+		cr_sys_close(fd);
+	}
+	if (!whole) {
+		cr_scratch_put(&maps_scratch, p);	/* too long, or unreadable */
+		return;
+	}
+	t->p = p;
+	t->len = len;
+}
+
+void cr_dump_maps_unload(struct cr_maps_text *t)
+{
+	cr_scratch_put(&maps_scratch, t->p);
+	t->p = NULL;
 }
 
 static int count_line(void *arg, char *line, size_t len)
@@ -187,9 +276,9 @@ static int count_line(void *arg, char *line, size_t len)
 	return 0;
 }
 
-int cr_dump_map_count(void)
+int cr_dump_map_count(const struct cr_maps_text *t)
 {
-	return each_line(count_line, NULL);
+	return each_line(t, count_line, NULL);
 }
 
 struct mapwalk {
@@ -230,8 +319,8 @@ static int map_line(void *arg, char *line, size_t len)
 	return 0;
 }
 
-int cr_dump_maps_each(const struct cr_crash *c, const struct cr_mem *m, cr_dump_map_fn *fn,
-		      void *arg)
+int cr_dump_maps_each(const struct cr_crash *c, const struct cr_mem *m,
+		      const struct cr_maps_text *t, cr_dump_map_fn *fn, void *arg)
 {
 	struct mapwalk w = { .m = m, .fn = fn, .arg = arg };
 
@@ -239,7 +328,7 @@ int cr_dump_maps_each(const struct cr_crash *c, const struct cr_mem *m, cr_dump_
 		w.f.has_fault = 1;
 		w.f.fault = (uintptr_t)c->si->si_addr;
 	}
-	if (each_line(map_line, &w) < 0)
+	if (each_line(t, map_line, &w) < 0)
 		return 0;
 	return w.f.has_fault && !w.f.marked;
 }
@@ -287,13 +376,16 @@ static void print_map(void *arg, const struct cr_mapfacts *f)
 
 void cr_dump_maps(struct cr_out *o, const struct cr_crash *c, const struct cr_mem *m)
 {
-	int n = cr_dump_map_count();
+	struct cr_maps_text t;
+	int n;
 
-	if (n < 0)
-		return;
-	cr_puts(o, "\nmemory map (");
-	cr_putu(o, (uint64_t)n);
-	cr_puts(o, n == 1 ? " entry):\n" : " entries):\n");
-	if (cr_dump_maps_each(c, m, print_map, o))
-		put_fault(o, (uintptr_t)c->si->si_addr, " falls after the last mapping\n");
+	cr_dump_maps_load(&t);
+	if ((n = cr_dump_map_count(&t)) >= 0) {
+		cr_puts(o, "\nmemory map (");
+		cr_putu(o, (uint64_t)n);
+		cr_puts(o, n == 1 ? " entry):\n" : " entries):\n");
+		if (cr_dump_maps_each(c, m, &t, print_map, o))
+			put_fault(o, (uintptr_t)c->si->si_addr, " falls after the last mapping\n");
+	}
+	cr_dump_maps_unload(&t);
 }

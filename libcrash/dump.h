@@ -57,14 +57,31 @@ struct cr_mapfacts {
 };
 typedef void cr_dump_map_fn(void *arg, const struct cr_mapfacts *f);
 
-/* The number of mappings (lines of /proc/self/maps), or -1. */
-int cr_dump_map_count(void);
+/*
+ * /proc/self/maps read whole into a static buffer, when it fits and no other
+ * report holds the buffer (t->p NULL otherwise: the readers below read the
+ * file themselves).  Each load is followed by an unload.
+ */
+struct cr_maps_text {
+	char *p;
+	size_t len;
+};
+void cr_dump_maps_load(struct cr_maps_text *t);
+void cr_dump_maps_unload(struct cr_maps_text *t);
+
+/* The lines of [s, s + len) to fn (0: go on), a line cut at 512 bytes; the number of lines. */
+int cr_dump_text_lines(const char *s, size_t len, int (*fn)(void *arg, char *line, size_t len),
+		       void *arg);
+
+/* The number of mappings (lines of /proc/self/maps; t may be NULL), or -1. */
+int cr_dump_map_count(const struct cr_maps_text *t);
 
 /*
- * Each mapping to fn.  Returns 1 when the fault address lies after the last
- * mapping (placed nowhere), else 0.
+ * Each mapping to fn (from t's text, or the file's when t is NULL or not
+ * loaded).  Returns 1 when the fault address lies after the last mapping
+ * (placed nowhere), else 0.
  */
-int cr_dump_maps_each(const struct cr_crash *c, const struct cr_mem *m, cr_dump_map_fn *fn,
-		      void *arg);
+int cr_dump_maps_each(const struct cr_crash *c, const struct cr_mem *m,
+		      const struct cr_maps_text *t, cr_dump_map_fn *fn, void *arg);
 
 #endif

@@ -379,14 +379,19 @@ static void memory_map(struct cr_jrep *r)
 {
 	struct cr_json *j = &r->j;
 	struct mapstate s = { r, CR_MARK_NONE, 0 };
-	int n = cr_dump_map_count(), after;
+	struct cr_maps_text t;
+	int n, after;
 
-	if (n < 0)
+	cr_dump_maps_load(&t);
+	if ((n = cr_dump_map_count(&t)) < 0) {
+		cr_dump_maps_unload(&t);
 		return;
+	}
 	cr_json_obj(j, "memory_map");
 	cr_json_u64(j, "count", (uint64_t)n);
 	cr_json_arr(j, "entries");
-	after = cr_dump_maps_each(r->c, r->m, map, &s);
+	after = cr_dump_maps_each(r->c, r->m, &t, map, &s);
+	cr_dump_maps_unload(&t);
 	cr_json_end(j);
 	if (r->c->si && cr_code_has_addr(r->c->sig, r->c->si->si_code)) {
 		static const char *const where[] = {

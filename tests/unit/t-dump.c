@@ -81,9 +81,52 @@ static void t_parse(void)
 	tap_ok(parse("1000-2000 r--p", &l, buf) < 0, "parse: no offset");
 }
 
+/* What cr_dump_text_lines hands over: each line's length and first byte, in order. */
+struct seen {
+	size_t len[8];
+	char first[8];
+	int n, stop_at;
+};
+
+static int see(void *arg, char *line, size_t len)
+{
+	struct seen *v = arg;
+
+	if (v->n < 8) {
+		v->len[v->n] = len;
+		v->first[v->n] = len ? line[0] : 0;
+	}
+	return ++v->n == v->stop_at;
+}
+
+static void t_lines(void)
+{
+	static char text[1200];
+	struct seen v = { .stop_at = -1 };
+	int ok;
+
+	tap_is_i64(cr_dump_text_lines("a1\nb22\n\nc", 9, see, &v), 4,
+		   "lines: four, the last without a newline");
+	tap_ok(v.n == 4 && v.len[0] == 2 && v.len[1] == 3 && v.len[2] == 0 && v.len[3] == 1 &&
+		       v.first[0] == 'a' && v.first[1] == 'b' && v.first[3] == 'c',
+	       "lines: each line's bytes, none of the newlines");
+	v = (struct seen){ .stop_at = 2 };
+	tap_is_i64(cr_dump_text_lines("a\nb\nc\n", 6, see, &v), 2, "lines: fn's stop: the lines so far");
+	v = (struct seen){ .stop_at = -1 };
+	tap_is_i64(cr_dump_text_lines("", 0, see, &v), 0, "lines: none in nothing");
+	memset(text, 'x', sizeof(text));
+	text[700] = '\n';
+	text[701] = 'y';
+	v = (struct seen){ .stop_at = -1 };
+	ok = cr_dump_text_lines(text, 703, see, &v) == 2;
+	tap_ok(ok && v.len[0] == 512 && v.first[1] == 'y' && v.len[1] == 2,
+	       "lines: a line of 700 bytes cut at 512, the next one whole");
+}
+
 int main(void)
 {
 	t_row();
 	t_parse();
+	t_lines();
 	return tap_done();
 }
