@@ -245,21 +245,27 @@ size_t cr_sink_name(char *dst, size_t cap, int64_t t, int pid, int tid)
 
 /* ---------------------------------------------------------------- begin */
 
-/* How to write to fd: regular files whole, everything else in pieces after POLLOUT. */
-static void classify(struct cr_sink_io *io)
+/*
+ * How to write to fd: regular files, block devices and the memory devices
+ * that take anything at once (/dev/null, /dev/zero: 1:3 and 1:5, where
+ * daemons send stderr) whole; everything else in pieces after POLLOUT.
+ */
+void cr_sink_classify(struct cr_sink_io *io)
 {
-	uint64_t dev, ino;
-	unsigned mode = 0;
+	struct statx st;
 
 	io->poll = 0;
 	io->chunk = (size_t)-1;
-	if (io->fd < 0 || file_id(io->fd, "", AT_EMPTY_PATH, &dev, &ino, &mode) < 0 ||
-	    S_ISREG(mode) || S_ISBLK(mode))
+	if (io->fd < 0 ||
+	    cr_sys_statx(io->fd, "", AT_EMPTY_PATH, STATX_TYPE, &st) < 0 || S_ISREG(st.stx_mode) ||
+	    S_ISBLK(st.stx_mode) ||
+	    (S_ISCHR(st.stx_mode) && st.stx_rdev_major == 1 &&
+	     (st.stx_rdev_minor == 3 || st.stx_rdev_minor == 5)))
 		return;
 	io->poll = 1;
 	/* After POLLOUT a pipe has a free page: PIPE_BUF bytes go in without
 	   blocking; a terminal takes less, at least a line's worth. */
-	io->chunk = S_ISCHR(mode) ? 256 : 4096;
+	io->chunk = S_ISCHR(st.stx_mode) ? 256 : 4096;
 }
 
 #define NEW_FLAGS (O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
@@ -354,7 +360,7 @@ static void begin(struct cr_sink_io *io, const struct cr_sink *s, int sig, int j
 		io->journal = 1;
 		break;
 	}
-	classify(io);
+	cr_sink_classify(io);
 }
 
 void cr_sink_begin(struct cr_sink_io *io, const struct cr_sink *s, int sig)
@@ -675,7 +681,7 @@ static void journal_fallback(struct cr_sink_io *io, const char *report, size_t l
 
 	io->journal = 0;
 	io->fd = 2;
-	classify(io);
+	cr_sink_classify(io);
 	for (uint64_t off = 0; io->jfd >= 0 && off < io->jlen && !io->cut;) {
 		size_t k = io->jlen - off < sizeof(buf) ? (size_t)(io->jlen - off) : sizeof(buf);
 		long r = cr_sys_pread(io->jfd, buf, k, io->jlen_at + 8 + off);

@@ -68,6 +68,13 @@ struct cr_sink_io {
 };
 
 /*
+ * Set io->poll and io->chunk for io->fd: written whole (a regular file,
+ * /dev/null), or in pieces after POLLOUT (4096 bytes for a pipe or socket,
+ * 256 for a terminal or another character device).
+ */
+void cr_sink_classify(struct cr_sink_io *io);
+
+/*
  * Open the report's destination for signal sig (0: crash_report_fd).  FILE,
  * DIR: libcrash's descriptor only if it still is the file it opened (device
  * and inode), else the path again; a new file per crash is

@@ -5,8 +5,11 @@
  * parsers of the output issue (CRASH_TIMEOUT, CRASH_DISABLE, CRASH_SIGNALS'
  * refusal of signals that do not end a process).
  */
+#include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../tap.h"
 #include "options.h"
@@ -21,12 +24,49 @@ static void name_is(int64_t t, int pid, int tid, const char *want)
 	tap_is_str(got, want, what);
 }
 
+/* How each kind of descriptor is written. */
+static void classify_is(int fd, int poll, size_t chunk, const char *what)
+{
+	struct cr_sink_io io = { .fd = fd };
+
+	cr_sink_classify(&io);
+	tap_ok(fd >= 0 && io.poll == poll && io.chunk == chunk, what);	/* a failed open fails */
+	if (fd >= 0)
+		close(fd);
+}
+
+static void t_classify(void)
+{
+	char path[] = "/tmp/t-sink-XXXXXX";
+	int p[2] = { -1, -1 }, fd;
+
+	classify_is(open("/dev/null", O_WRONLY), 0, (size_t)-1, "classify: /dev/null whole");
+	classify_is(open("/dev/zero", O_WRONLY), 0, (size_t)-1, "classify: /dev/zero whole");
+	fd = mkstemp(path);
+	unlink(path);
+	classify_is(fd, 0, (size_t)-1, "classify: a regular file whole");
+	if (pipe(p) == 0)
+		close(p[0]);
+	classify_is(p[1], 1, 4096, "classify: a pipe: 4096 after POLLOUT");
+	/* Another character device (a pty's master, else /dev/full: 1:7). */
+	if ((fd = posix_openpt(O_RDWR | O_NOCTTY)) < 0)
+		fd = open("/dev/full", O_WRONLY);
+	classify_is(fd, 1, 256, "classify: another character device: 256 after POLLOUT");
+	{
+		struct cr_sink_io io = { .fd = -1 };
+
+		cr_sink_classify(&io);
+		tap_ok(io.poll == 0 && io.chunk == (size_t)-1, "classify: no descriptor");
+	}
+}
+
 int main(void)
 {
 	char buf[512];
 	unsigned long long m;
 	int v;
 
+	t_classify();
 	name_is(0, 1, 1, "crash-19700101T000000Z-1-1.txt");
 	name_is(86399, 2, 3, "crash-19700101T235959Z-2-3.txt");
 	/* Leap days: 2000 (divisible by 400), 2024; 2100 is no leap year. */
