@@ -368,9 +368,8 @@ static void image_close(struct cr_dbgimage *im)
 	struct mapped mf = { im->map, im->map_len };
 
 	unmap(&mf);
-	for (int k = 0; k < CR_DS_N; k++)
-		if (im->zmap[k])
-			cr_sys_munmap(im->zmap[k], (size_t)im->zlen[k]);
+	if (im->zmap)
+		cr_sys_munmap(im->zmap, (size_t)im->zlen);
 }
 
 void cr_dbgset_close(struct cr_dbgset *s)
@@ -433,14 +432,47 @@ static const void *lazy_view(const struct cr_mem *m, uint64_t addr, size_t len)
 	return lazy_fill(m, addr, len) < 0 ? NULL : m->buf + addr;
 }
 
-/* Section k of the image: in place, or inflated on demand into an anonymous mapping. */
-static int section(struct cr_dbgset *s, struct cr_dbgimage *im, int k, const struct cr_dbgsec *d,
+/*
+ * A compressed section's header (ELF's Elf64_Chdr, or GNU's "ZLIB" and a
+ * big-endian size): the inflated size, where the stream starts, its type.
+ */
+static int zheader(const uint8_t *p, const struct cr_dbgsec *d, uint64_t *size, uint64_t *skip,
+		   uint8_t *type)
+{
+	if (d->compressed == 1) {
+		struct cr_chdr ch;
+
+		if (cr_chdr_parse(p, (size_t)d->size, &ch) < 0 ||
+		    (ch.type != CR_ELFCOMPRESS_ZLIB && ch.type != CR_ELFCOMPRESS_ZSTD))
+			return -CR_ENOSYS;
+		*size = ch.size;
+		*skip = ch.data;
+		*type = (uint8_t)ch.type;
+	} else {
+		if (d->size < 12 || !cr_memeq(p, "ZLIB", 4))
+			return -CR_EINVAL;
+		*size = be64(p + 4);
+		*skip = 12;
+		*type = CR_ELFCOMPRESS_ZLIB;
+	}
+	if (*size == 0 || *size > CR_DBG_INFLATE_MAX || *skip > d->size)
+		return -CR_ERANGE;
+	return 0;
+}
+
+/* Where each compressed section's inflated bytes go in the image's one mapping. */
+#define ZALIGN 64u
+
+/*
+ * Section k of the image: in place, or inflated on demand into out_at (its
+ * room in the image's anonymous mapping, zheader's size).
+ */
+static int section(struct cr_dbgimage *im, int k, const struct cr_dbgsec *d, uint8_t *out_at,
 		   struct cr_dwsect *out)
 {
 	const uint8_t *p = im->map + d->off;
 	struct cr_mem *m = &im->zmem[k];
 	uint64_t size, skip;
-	long a;
 
 	out->mem = NULL;
 	out->lo = out->hi = 0;
@@ -452,48 +484,59 @@ static int section(struct cr_dbgset *s, struct cr_dbgimage *im, int k, const str
 		out->hi = d->off + d->size;
 		return 0;
 	}
-	if (d->compressed == 1) {
-		struct cr_chdr ch;
-
-		if (cr_chdr_parse(p, (size_t)d->size, &ch) < 0 ||
-		    (ch.type != CR_ELFCOMPRESS_ZLIB && ch.type != CR_ELFCOMPRESS_ZSTD))
-			return -CR_ENOSYS;
-		size = ch.size;
-		skip = ch.data;
-		im->ztype[k] = (uint8_t)ch.type;
-	} else {	/* GNU .zdebug_: "ZLIB", the size big-endian, the zlib stream */
-		if (d->size < 12 || !cr_memeq(p, "ZLIB", 4))
-			return -CR_EINVAL;
-		size = be64(p + 4);
-		skip = 12;
-		im->ztype[k] = CR_ELFCOMPRESS_ZLIB;
-	}
-	if (size == 0 || size > CR_DBG_INFLATE_MAX - s->inflated || skip > d->size)
-		return -CR_ERANGE;
-	a = cr_sys_mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			-1, 0);
-	if (cr_sys_failed(a))
-		return -CR_ERANGE;
-	im->zmap[k] = (void *)a;
-	im->zlen[k] = size;
-	s->inflated += size;
+	if (zheader(p, d, &size, &skip, &im->ztype[k]) < 0)
+		return -CR_EINVAL;	/* zheader passed it in image_open */
 	if (im->ztype[k] == CR_ELFCOMPRESS_ZSTD
-		    ? cr_unzstd_lazy_init(&im->zstd[k], p + skip, (size_t)(d->size - skip), im->zmap[k],
+		    ? cr_unzstd_lazy_init(&im->zstd[k], p + skip, (size_t)(d->size - skip), out_at,
 					  (size_t)size) < 0
-		    : cr_inflate_lazy_init(&im->lazy[k], p + skip, (size_t)(d->size - skip),
-					   im->zmap[k], (size_t)size) < 0)
+		    : cr_inflate_lazy_init(&im->lazy[k], p + skip, (size_t)(d->size - skip), out_at,
+					   (size_t)size) < 0)
 		return -CR_EINVAL;
 	memset(m, 0, sizeof(*m));
 	m->read = lazy_read;
 	m->view = lazy_view;
-	m->buf = im->zmap[k];
+	m->buf = out_at;
 	m->lo = 0;
 	m->hi = size;
 	m->priv = im;
-	im->set = s;
 	out->mem = m;
 	out->lo = 0;
 	out->hi = size;
+	return 0;
+}
+
+/*
+ * The compressed sections' room: one anonymous mapping for all of them
+ * (one mmap and one munmap a module, not one each: libc6-dbg has seven).
+ * Only the pages inflated into are ever touched.
+ */
+static int zroom(struct cr_dbgset *s, struct cr_dbgimage *im, const struct cr_dbgsec *sec,
+		 uint64_t at[CR_DS_N])
+{
+	uint64_t total = 0, size, skip;
+	uint8_t type;
+	long a;
+
+	for (int k = 0; k < CR_DS_N; k++) {
+		at[k] = 0;
+		if (!sec[k].size || !sec[k].compressed)
+			continue;
+		if (zheader(im->map + sec[k].off, &sec[k], &size, &skip, &type) < 0)
+			return -CR_EINVAL;
+		at[k] = total;
+		total += (size + ZALIGN - 1) & ~(uint64_t)(ZALIGN - 1);	/* size <= 512 MiB */
+	}
+	if (!total)
+		return 0;
+	if (total > CR_DBG_INFLATE_MAX - s->inflated)
+		return -CR_ERANGE;
+	a = cr_sys_mmap(NULL, (size_t)total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	if (cr_sys_failed(a))
+		return -CR_ERANGE;
+	im->zmap = (void *)a;
+	im->zlen = total;
+	s->inflated += total;
 	return 0;
 }
 
@@ -501,6 +544,7 @@ static int image_open(struct cr_dbgset *s, struct cr_dbgimage *im, const struct 
 {
 	struct cr_dbgsec sec[CR_DS_N];
 	struct cr_dwsect d[CR_DS_N];
+	uint64_t at[CR_DS_N];
 	struct mapped mf;
 	char link[256];
 	uint32_t crc = 0;
@@ -525,10 +569,13 @@ static int image_open(struct cr_dbgset *s, struct cr_dbgimage *im, const struct 
 	}
 	im->map = mf.p;
 	im->map_len = mf.len;
+	im->set = s;
 	cr_mem_buffer(&im->file, 0, mf.p, (size_t)mf.len);
+	if (zroom(s, im, sec, at) < 0)
+		return -CR_ENOINFO;	/* the caller closes what is open */
 	for (int k = 0; k < CR_DS_N; k++)
-		if (section(s, im, k, &sec[k], &d[k]) < 0)
-			return -CR_ENOINFO;	/* the caller closes what is open */
+		if (section(im, k, &sec[k], (uint8_t *)im->zmap + at[k], &d[k]) < 0)
+			return -CR_ENOINFO;
 	im->src.info = d[CR_DS_INFO];
 	im->src.abbrev = d[CR_DS_ABBREV];
 	im->src.aranges = d[CR_DS_ARANGES];
@@ -563,6 +610,6 @@ const struct cr_dbgimage *cr_dbg_image(struct cr_dbgset *s, const struct cr_modu
 	}
 	image_close(im);
 	im->map = NULL;
-	memset(im->zmap, 0, sizeof(im->zmap));
+	im->zmap = NULL;
 	return NULL;
 }

@@ -55,8 +55,8 @@ struct cr_dbgimage {
 	struct cr_unzstd_lazy zstd[CR_DS_N];	/* zstd (lazy[k] unused) */
 	uint8_t ztype[CR_DS_N];		/* CR_ELFCOMPRESS_* of a compressed section */
 	struct cr_dbgset *set;		/* whose decoder scratch they use */
-	void *zmap[CR_DS_N];
-	uint64_t zlen[CR_DS_N];
+	void *zmap;			/* the inflated sections, each at a 64-byte boundary */
+	uint64_t zlen;
 	struct cr_dwinfo_src src;
 	struct cr_dwline_src line;
 	char path[CR_DBG_PATH];		/* the file that has the DWARF ("": none) */

@@ -425,6 +425,11 @@ static void t_image(void)
 		tap_ok(cr_read(im->line.line.mem, 7, buf, 6) == 0 && memcmp(buf, "world\n", 6) == 0,
 		       "image: .zdebug_line inflated when read");
 		tap_ok(cr_read(im->src.str.mem, 10, buf, 4) < 0, "image: a read past the section fails");
+		/* One mapping holds both: each in its own room, neither over the other. */
+		tap_ok(im->zmap && (const uint8_t *)im->line.line.mem->buf >= im->src.str.mem->buf + 13 &&
+			       cr_read(im->src.str.mem, 0, buf, 13) == 0 &&
+			       memcmp(buf, "hello, world\n", 13) == 0,
+		       "image: both inflated in one mapping, .debug_str intact after the line's");
 		tap_ok(cr_read(im->src.info.mem, im->src.info.lo, buf, 4) == 0 &&
 			       memcmp(buf, "INFO", 4) == 0,
 		       "image: .debug_info in place");
