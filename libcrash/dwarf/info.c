@@ -938,41 +938,6 @@ int cr_dwinfo_unit(const struct cr_dwinfo_src *src, uint64_t off, struct cr_dwcu
 }
 
 /*
- * aranges' loop over a set's tuples of two 8-byte addresses (no segment),
- * at t (n bytes: to the set's end) in place: 0 and *off, span, when one
- * holds pc; 1: none (span updated; the next set); -CR_EINVAL: a tuple
- * cut short (as the cursor's loop: truncated data is malformed);
- * -CR_ERANGE: the bound.
- */
-static int tuples_in_place(const uint8_t *t, uint64_t n, uint64_t pc, uint64_t *off,
-			   uint64_t info, uint64_t *span)
-{
-	for (unsigned k = 0; k < CR_DWINFO_MAX_RANGES; k++, t += 16, n -= 16) {
-		uint64_t a, len;
-
-		if (n < 16)
-			return -CR_EINVAL;
-		memcpy(&a, t, 8);	/* little-endian targets only, as the cursor */
-		memcpy(&len, t + 8, 8);
-		if (a == 0 && len == 0)
-			return 1;
-		if (pc >= a && pc - a < len) {
-			*off = info;
-			if (span) {
-				span[0] = a > span[0] ? a : span[0];
-				span[1] = len < span[1] - a ? a + len : span[1];
-			}
-			return 0;
-		}
-		if (span && a > pc)
-			span[1] = a < span[1] ? a : span[1];
-		else if (span)
-			span[0] = a + len > span[0] ? a + len : span[0];	/* a + len <= pc */
-	}
-	return -CR_ERANGE;
-}
-
-/*
  * 6.1.2: the set of .debug_aranges at *pos: its unit's .debug_info offset
  * (*info), its version (*ver), address and segment sizes, and c limited to
  * it and past its header; *pos moves to the next set.  0 or the error.
@@ -999,6 +964,66 @@ static int aranges_set(const struct cr_dwinfo_src *src, uint64_t *pos, struct cr
 }
 
 /*
+ * 6.1.2: a version 2 set's tuples, one at a time, for both walks of the
+ * sets (aranges(), cr_dwinfo_find_cu_many): in place where they are two
+ * 8-byte addresses without a segment and the memory lets us, else through
+ * the cursor that aranges_set left past the set's header.
+ */
+struct tuples {
+	struct cr_cursor c;
+	const uint8_t *t;	/* in place: the next tuple; NULL: through c */
+	uint64_t left;		/* in place: the set's bytes from t */
+	unsigned asz, seg, k;
+};
+
+/* The first tuple, aligned to the tuple's size from the set's start.  0 or -CR_EINVAL. */
+static int tuples_begin(const struct cr_dwsect *s, struct tuples *tp, uint64_t start,
+			uint64_t end)
+{
+	uint64_t tuple;
+
+	if (tp->asz == 0 || tp->asz > 8 || tp->seg > 8)
+		return -CR_EINVAL;
+	tuple = 2 * tp->asz + tp->seg;
+	cr_skip(&tp->c, (tuple - (tp->c.pos - start) % tuple) % tuple);
+	tp->k = 0;
+	tp->t = NULL;
+	if (tp->asz == 8 && tp->seg == 0 && !tp->c.err && tp->c.pos < end) {
+		tp->t = cr_mem_view(s->mem, tp->c.pos, end - tp->c.pos);
+		tp->left = end - tp->c.pos;
+	}
+	return 0;
+}
+
+/*
+ * The next tuple [*a, *a + *len): 1; the terminator: 0; -CR_EINVAL: cut
+ * short (truncated data is malformed); -CR_ERANGE: CR_DWINFO_MAX_RANGES
+ * tuples and no terminator.
+ */
+static inline int tuples_next(struct tuples *tp, uint64_t *a, uint64_t *len)
+{
+	uint64_t sg = 0;
+
+	if (tp->k++ == CR_DWINFO_MAX_RANGES)
+		return -CR_ERANGE;
+	if (tp->t) {
+		if (tp->left < 16)
+			return -CR_EINVAL;
+		memcpy(a, tp->t, 8);	/* little-endian targets only, as the cursor */
+		memcpy(len, tp->t + 8, 8);
+		tp->t += 16;
+		tp->left -= 16;
+	} else {
+		sg = tp->seg ? readn(&tp->c, tp->seg) : 0;
+		*a = readn(&tp->c, tp->asz);
+		*len = readn(&tp->c, tp->asz);
+		if (tp->c.err)
+			return cerr(&tp->c);
+	}
+	return sg || *a || *len;
+}
+
+/*
  * 6.1.2: the version 2 sets of .debug_aranges, every tuple of each.  [*lo,
  * *hi) (span not NULL): around pc, where the answer is the same: inside the
  * tuple found, outside every tuple before it (those below pc end at or
@@ -1007,58 +1032,36 @@ static int aranges_set(const struct cr_dwinfo_src *src, uint64_t *pos, struct cr
 static int aranges(const struct cr_dwinfo_src *src, uint64_t pc, uint64_t *off, uint64_t *span)
 {
 	const struct cr_dwsect *s = &src->aranges;
-	struct cr_cursor c;
+	struct tuples tp;
 	uint64_t pos = s->lo;
 
 	for (unsigned i = 0; i < CR_DWINFO_MAX_UNITS && pos < s->hi; i++) {
-		uint64_t end, info, tuple, start;
-		unsigned ver, asz, seg;
+		uint64_t info, start, a, len;
+		unsigned ver;
 		int ret;
 
-		if ((ret = aranges_set(src, &pos, &c, &info, &ver, &asz, &seg, &start)) < 0)
+		if ((ret = aranges_set(src, &pos, &tp.c, &info, &ver, &tp.asz, &tp.seg, &start)) < 0)
 			return ret;
-		end = pos;
 		if (ver != 2)
 			continue;	/* a later version we do not know: its set is skipped */
-		if (asz == 0 || asz > 8 || seg > 8)
-			return -CR_EINVAL;
-		/* The first tuple is aligned to the tuple's size from the set's start. */
-		tuple = 2 * asz + seg;
-		cr_skip(&c, (tuple - (c.pos - start) % tuple) % tuple);
-		if (asz == 8 && seg == 0 && !c.err && c.pos < end) {
-			/* The common tuples (64-bit, no segment) in place: the same
-			   loop on a pointer (a malformed set: its error). */
-			const uint8_t *t = cr_mem_view(s->mem, c.pos, end - c.pos);
-
-			if (t) {
-				if ((ret = tuples_in_place(t, end - c.pos, pc, off, info, span)) != 1)
-					return ret;
-				continue;
-			}
-		}
-		for (unsigned k = 0; k < CR_DWINFO_MAX_RANGES; k++) {
-			uint64_t sg = seg ? readn(&c, seg) : 0, a = readn(&c, asz),
-				 n = readn(&c, asz);
-
-			if (c.err)
-				return cerr(&c);
-			if (sg == 0 && a == 0 && n == 0)
-				break;
-			if (pc >= a && pc - a < n) {
+		if ((ret = tuples_begin(s, &tp, start, pos)) < 0)
+			return ret;
+		while ((ret = tuples_next(&tp, &a, &len)) == 1) {
+			if (pc >= a && pc - a < len) {
 				*off = info;
 				if (span) {
 					span[0] = a > span[0] ? a : span[0];
-					span[1] = n < span[1] - a ? a + n : span[1];
+					span[1] = len < span[1] - a ? a + len : span[1];
 				}
 				return 0;
 			}
 			if (span && a > pc)
 				span[1] = a < span[1] ? a : span[1];
 			else if (span)
-				span[0] = a + n > span[0] ? a + n : span[0];	/* a + n <= pc */
-			if (k == CR_DWINFO_MAX_RANGES - 1)
-				return -CR_ERANGE;
+				span[0] = a + len > span[0] ? a + len : span[0];	/* a + len <= pc */
 		}
+		if (ret < 0)
+			return ret;
 	}
 	return pos < s->hi ? -CR_ERANGE : -CR_ENOINFO;
 }
@@ -1143,7 +1146,7 @@ int cr_dwinfo_find_cu_many(const struct cr_dwinfo_src *src, const uint64_t *pcs,
 			   uint64_t *off, uint8_t *found)
 {
 	const struct cr_dwsect *s = &src->aranges;
-	struct cr_cursor c;
+	struct tuples tp;
 	struct many m;
 	uint64_t pos = s->lo;
 
@@ -1164,46 +1167,19 @@ int cr_dwinfo_find_cu_many(const struct cr_dwinfo_src *src, const uint64_t *pcs,
 	   what was read before it answers as aranges() would (it reads the
 	   same tuples first). */
 	for (unsigned i = 0; i < CR_DWINFO_MAX_UNITS && pos < s->hi && m.left; i++) {
-		uint64_t end, info, tuple, start;
-		unsigned ver, asz, seg, k = 0;
+		uint64_t info, start, a, len;
+		unsigned ver;
+		int ret;
 
-		if (aranges_set(src, &pos, &c, &info, &ver, &asz, &seg, &start) < 0)
+		if (aranges_set(src, &pos, &tp.c, &info, &ver, &tp.asz, &tp.seg, &start) < 0)
 			break;
-		end = pos;
 		if (ver != 2)
 			continue;
-		if (asz == 0 || asz > 8 || seg > 8)
+		if (tuples_begin(s, &tp, start, pos) < 0)
 			break;
-		tuple = 2 * asz + seg;
-		cr_skip(&c, (tuple - (c.pos - start) % tuple) % tuple);
-		if (asz == 8 && seg == 0 && !c.err && c.pos < end) {
-			const uint8_t *t = cr_mem_view(s->mem, c.pos, end - c.pos);
-			uint64_t left = end - c.pos, a, len;
-
-			for (; t && k < CR_DWINFO_MAX_RANGES && left >= 16; k++, t += 16, left -= 16) {
-				memcpy(&a, t, 8);
-				memcpy(&len, t + 8, 8);
-				if (a == 0 && len == 0)
-					break;
-				many_tuple(&m, a, len, info);
-			}
-			if (t) {
-				if (left < 16 || k == CR_DWINFO_MAX_RANGES)
-					break;	/* aranges() fails here */
-				continue;
-			}
-		}
-		for (; k < CR_DWINFO_MAX_RANGES; k++) {
-			uint64_t sg = seg ? readn(&c, seg) : 0, a = readn(&c, asz),
-				 len = readn(&c, asz);
-
-			if (c.err)
-				break;
-			if (sg == 0 && a == 0 && len == 0)
-				break;
+		while ((ret = tuples_next(&tp, &a, &len)) == 1)
 			many_tuple(&m, a, len, info);
-		}
-		if (c.err || k == CR_DWINFO_MAX_RANGES)
+		if (ret < 0)
 			break;
 	}
 	return (int)(n - m.left);
