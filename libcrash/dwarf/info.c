@@ -254,29 +254,33 @@ static int find_decl(struct ctx *x, uint64_t code, struct decl *d)
 	return -CR_ERANGE;
 }
 
-static int slot(uint64_t at)
+/* slot()'s answers for the attributes below 0x80, + 1 (0: none): one load
+   a specification when a unit's abbreviations are decoded. */
+static const int8_t slot_tab[0x80] = {
+	[DW_AT_low_pc] = A_LOW + 1,
+	[DW_AT_high_pc] = A_HIGH + 1,
+	[DW_AT_ranges] = A_RANGES + 1,
+	[DW_AT_name] = A_NAME + 1,
+	[DW_AT_linkage_name] = A_LINKAGE + 1,
+	[DW_AT_abstract_origin] = A_ORIGIN + 1,
+	[DW_AT_specification] = A_SPEC + 1,
+	[DW_AT_call_file] = A_CALL_FILE + 1,
+	[DW_AT_call_line] = A_CALL_LINE + 1,
+	[DW_AT_call_column] = A_CALL_COLUMN + 1,
+	[DW_AT_sibling] = A_SIBLING + 1,
+	[DW_AT_stmt_list] = A_STMT_LIST + 1,
+	[DW_AT_comp_dir] = A_COMP_DIR + 1,
+	[DW_AT_language] = A_LANGUAGE + 1,
+	[DW_AT_str_offsets_base] = A_STR_BASE + 1,
+	[DW_AT_addr_base] = A_ADDR_BASE + 1,
+	[DW_AT_rnglists_base] = A_RNG_BASE + 1,
+};
+
+static inline int slot(uint64_t at)
 {
-	switch (at) {
-	case DW_AT_low_pc: return A_LOW;
-	case DW_AT_high_pc: return A_HIGH;
-	case DW_AT_ranges: return A_RANGES;
-	case DW_AT_name: return A_NAME;
-	case DW_AT_linkage_name:
-	case DW_AT_MIPS_linkage_name: return A_LINKAGE;
-	case DW_AT_abstract_origin: return A_ORIGIN;
-	case DW_AT_specification: return A_SPEC;
-	case DW_AT_call_file: return A_CALL_FILE;
-	case DW_AT_call_line: return A_CALL_LINE;
-	case DW_AT_call_column: return A_CALL_COLUMN;
-	case DW_AT_sibling: return A_SIBLING;
-	case DW_AT_stmt_list: return A_STMT_LIST;
-	case DW_AT_comp_dir: return A_COMP_DIR;
-	case DW_AT_language: return A_LANGUAGE;
-	case DW_AT_str_offsets_base: return A_STR_BASE;
-	case DW_AT_addr_base: return A_ADDR_BASE;
-	case DW_AT_rnglists_base: return A_RNG_BASE;
-	}
-	return -1;
+	if (at < sizeof(slot_tab))
+		return slot_tab[at] - 1;
+	return at == DW_AT_MIPS_linkage_name ? A_LINKAGE : -1;
 }
 
 /* A value of class cls, u read from c. */
@@ -1704,7 +1708,7 @@ static unsigned var_form(uint64_t form)
  * (DW_FORM_addr) and high_pc (addr, or data1-8: an offset from low_pc).  An
  * attribute given twice: the last wins, as in read_die.
  */
-static void decode_fast(const struct ctx *x, struct cr_dwabbrevs *ab, unsigned code,
+static void decode_fast(struct cr_dwabbrevs *ab, unsigned code,
 			unsigned first, unsigned end, uint64_t tag)
 {
 	unsigned size = 0, run = 0, nvar = 0, sibw = 0, hw = 0, hc = 0;
@@ -1716,7 +1720,7 @@ static void decode_fast(const struct ctx *x, struct cr_dwabbrevs *ab, unsigned c
 	ab->decl[code].fast = 0;
 	for (unsigned j = first; j < end; j++) {
 		unsigned form = ab->spec[j].form, v = var_form(form);
-		uint8_t n = v ? 0 : fixed_size(x, form);
+		uint8_t n = v ? 0 : ab->spec[j].size;
 		int k = ab->spec[j].slot;
 
 		if (n == 0xff)
@@ -1808,7 +1812,13 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 	   code whose first one was not kept (its tag too large) must not be
 	   (find_decl takes the first). */
 	uint8_t seen[CR_DWINFO_ABBREV_CACHE / 8];
+	/* fixed_size() in this unit for the forms of DWARF 5 (7.5.6: below
+	   0x2d), once: each specification's is a load. */
+	uint8_t fsz[0x30], n;
+	int sl;
 
+	for (unsigned f = 0; f < sizeof(fsz); f++)
+		fsz[f] = fixed_size(x, f);
 	ab->mem = NULL;
 	ab->all = 1;
 	/* Only the codes the last table had (a unit after another: each
@@ -1854,10 +1864,13 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 				continue;
 			if (nspec == CR_DWABBREV_SPECS || form > UINT16_MAX)
 				return;
+			sl = slot(at);
+			n = form < sizeof(fsz) ? fsz[form] : fixed_size(x, form);
 			ab->spec[nspec].form = (uint16_t)form;
 			ab->spec[nspec].implicit = implicit;
-			ab->spec[nspec].slot = (int8_t)slot(at);
-			ab->spec[nspec].skip = walk_slot(slot(at)) ? 0xff : fixed_size(x, form);
+			ab->spec[nspec].slot = (int8_t)sl;
+			ab->spec[nspec].size = n;
+			ab->spec[nspec].skip = walk_slot(sl) ? 0xff : n;
 			nspec++;
 		}
 		if (keep) {
@@ -1888,7 +1901,7 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 			ab->decl[code].tag = (uint16_t)tag;
 			ab->decl[code].children = children;
 			ab->decl[code].present = 1;
-			decode_fast(x, ab, (unsigned)code, first, nspec, tag);
+			decode_fast(ab, (unsigned)code, first, nspec, tag);
 		}
 	}
 }

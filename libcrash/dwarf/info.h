@@ -256,6 +256,7 @@ struct cr_dwabbrevs {
 		int64_t implicit;	/* DW_FORM_implicit_const's value */
 		uint16_t form;
 		int8_t slot;		/* the attribute's slot in a DIE, -1: not looked at */
+		uint8_t size;		/* its form's fixed size in the unit; 0xff: none */
 		uint8_t skip;		/* bytes to pass it by when the walk does not need
 					   it; 0xff: read it (needed, or of variable size) */
 	} spec[CR_DWABBREV_SPECS];
