@@ -56,7 +56,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	   calls taking the scratch's codes away: where the stream fills cap
 	   exactly, the same bytes. */
 	if (cr_inflate_lazy_init(&z, d + 1, n - 1, lazy, cap) == 0) {
-		z.ahead = 0;
 		for (size_t want = 97; z.state == 0; want += 97 + want / 4) {
 			if (cr_inflate_lazy_more(&st, &z, want) < 0)
 				break;
