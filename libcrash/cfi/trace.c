@@ -5,6 +5,16 @@
  * register file; at any doubt the full walk (cr_unwind with step.c's
  * cr_cfi_step), so its result is always the full walk's.
  */
+/*
+ * No code hoisting under gcc: a STEP row's ra_w is the low byte of the
+ * slot's ra_off (cache.h), the same address as the STEP_FAR path's ra_off,
+ * and gcc computes that address ahead of the branch, an instruction more in
+ * every frame of the warm loop (2,580 instructions at depth 32 against 2,571
+ * without it; docs/performance.md, issue 20).  clang does not.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-code-hoisting")
+#endif
 #include "cache.h"
 #include "cfi.h"
 #include "../module.h"
@@ -27,7 +37,7 @@ CR_HOT static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_
 		return ret == -CR_EFAULT ? ret : -CR_ENOINFO;
 	ret = cr_cfa_run_compact(w->mem, w->arch, &fde, pc, &crow);
 	if (ret == 0)
-		cr_cache_put(pc, key, &crow);
+		cr_cache_put_shape(pc, key, &crow);	/* the full row only if not a shape */
 	return ret;
 }
 
@@ -58,10 +68,10 @@ struct trace {
  * fresh .bss, which a read maps to the zero page and the write after it
  * copies, two page faults (~5 us here) where a put's write alone costs one
  * (docs/performance.md, issue 20).  cold->pages: bit n, page n of the cache
- * (32 slots) written by this trace's puts; the other pages' slots are taken
+ * (128 slots) written by this trace's puts; the other pages' slots are taken
  * as misses, which every slot of a cache never written is.
  */
-#define CR_CACHE_PAGE_SLOTS (4096 / sizeof(struct cr_cache_slot))
+#define CR_CACHE_PAGE_SLOTS (4096 / sizeof(struct cr_cache_slot))	/* 128 */
 _Static_assert(CR_CACHE_SLOTS / CR_CACHE_PAGE_SLOTS <= 32, "one bit a page in a uint32_t");
 struct cold {
 	uint32_t pages;
@@ -122,7 +132,6 @@ CR_HOT static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_
 {
 	const struct cr_module *mod;
 	struct cr_module q;
-	struct cr_crow crow;
 	uint64_t key;
 	int readable;
 
@@ -140,9 +149,8 @@ CR_HOT static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_
 		return key;
 	if (!cr_cache_still(w->cache_gen))
 		return 0;
-	if (readable && cr_cache_get(lookup, key, &crow) == 0)
-		cr_cache_put(lookup, key, &crow);	/* from the other slot to home */
-	else if (decode(w, mod, lookup, key) < 0)
+	/* From the other slot to home, or decoded. */
+	if (!(readable && cr_cache_promote(lookup, key) == 0) && decode(w, mod, lookup, key) < 0)
 		return 0;
 	if (cold)
 		cold->pages |= 1u << cold_page(lookup);	/* (unless another writer was at work) */
@@ -155,7 +163,8 @@ CR_HOT static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_
  * checked with the trace), so every field is read once and any value is
  * safe: the CFA is checked against the proven window after it is computed,
  * a STEP row's slots are bytes below it that cannot leave the window
- * (row.h: ra_w, fp_w), other shapes read through the checked reader.
+ * (row.h: ra_w, fp_w, which are the low bytes of ra_off and fp_off: cache.h),
+ * other shapes read through the checked reader.
  */
 static inline __attribute__((always_inline)) int
 trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (*strip)(uint64_t),
@@ -166,32 +175,34 @@ trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (
 	uint64_t cfa, ra, fp = t->fp, x, v;
 	uint32_t word;
 	struct {
-		uint8_t shape, cfa_fp, fp_saved, pad;
-	} fl;	/* the first four bytes of a struct cr_crow, read as one word */
+		uint8_t shape, cfa_fp, fp_saved, full;
+	} fl;	/* the slot's shape, cfa_fp, fp_saved and full, read as one word */
 
 	if (__builtin_expect(!s, 0) &&
 	    (!(t->key = miss(w, t->lookup, t->key, cold)) || !(s = slot_for(t->lookup, t->key))))
 		return -CR_ENOINFO;
-	word = __atomic_load_n((const uint32_t *)(const void *)&s->row, __ATOMIC_RELAXED);
+	word = __atomic_load_n((const uint32_t *)(const void *)&s->shape, __ATOMIC_RELAXED);
 	__builtin_memcpy(&fl, &word, sizeof(fl));
 	cfa = (fl.cfa_fp ? t->fp : t->sp) +
-	      (uint64_t)(int64_t)__atomic_load_n(&s->row.cfa_off, __ATOMIC_RELAXED);
+	      (uint64_t)(int64_t)__atomic_load_n(&s->cfa_off, __ATOMIC_RELAXED);
 	x = cfa - f->wlo;
 	if (__builtin_expect(fl.shape == CR_SHAPE_STEP && x < f->wspan, 1)) {
 		/* [cfa - CR_FAST_WINDOW, cfa + 8) is proven: any byte below is in it. */
 		const uint8_t *base = (const uint8_t *)(uintptr_t)(cfa - CR_SHAPE_WINDOW);
 
-		__builtin_memcpy(&ra, base + __atomic_load_n(&s->row.ra_w, __ATOMIC_RELAXED), 8);
+		__builtin_memcpy(&ra,
+				 base + __atomic_load_n(&s->ra_b[CR_CACHE_LOW], __ATOMIC_RELAXED), 8);
 		if (fl.fp_saved)
-			__builtin_memcpy(&fp, base + __atomic_load_n(&s->row.fp_w, __ATOMIC_RELAXED),
+			__builtin_memcpy(&fp,
+					 base + __atomic_load_n(&s->fp_b[CR_CACHE_LOW], __ATOMIC_RELAXED),
 					 8);
 	} else if (fl.shape == CR_SHAPE_STEP || fl.shape == CR_SHAPE_STEP_FAR) {
-		x = (uint64_t)(int64_t)__atomic_load_n(&s->row.ra_off, __ATOMIC_RELAXED);
+		x = (uint64_t)(int64_t)__atomic_load_n(&s->ra_off, __ATOMIC_RELAXED);
 		if (cr_mem_fast_read64(f, cfa + x, &v) < 0)
 			return -CR_ENOINFO;
 		ra = v;
 		if (fl.fp_saved) {
-			x = (uint64_t)(int64_t)__atomic_load_n(&s->row.fp_off, __ATOMIC_RELAXED);
+			x = (uint64_t)(int64_t)__atomic_load_n(&s->fp_off, __ATOMIC_RELAXED);
 			if (cr_mem_fast_read64(f, cfa + x, &v) < 0)
 				return -CR_ENOINFO;
 			fp = v;
