@@ -180,11 +180,17 @@ CR_HOT int cr_cache_promote(uint64_t pc, uint64_t mod)
 	struct cr_crow rs;
 	uint64_t g, spc, smod;
 
-	if (!cr_cache_enabled || pc < 4096 || !cr_seq_claim(&cr_cache_gen, &g))
+	/* A look first, without the generation: the trace loop asks at each of
+	   its misses, and most are not in the other slot either. */
+	if (!cr_cache_enabled || pc < 4096 || __atomic_load_n(&o->pc, __ATOMIC_RELAXED) != pc ||
+	    __atomic_load_n(&o->mod, __ATOMIC_RELAXED) != mod ||
+	    !cr_seq_claim(&cr_cache_gen, &g))
 		return -CR_ENOINFO;
 	/* The writer alone now: plain reads see what the last writer left. */
 	if (o->pc != pc || o->mod != mod) {
-		cr_seq_release(&cr_cache_gen, g);
+		/* Nothing written: the generation back as it was, so that no
+		   reader takes it for a write (no other writer came meanwhile). */
+		__atomic_store_n(&cr_cache_gen, g, __ATOMIC_RELEASE);
 		return -CR_ENOINFO;
 	}
 	spc = s->pc;
