@@ -5,7 +5,7 @@
 #include "cache.h"
 #include "cfi.h"
 
-/* Page-aligned: a pair of slots, and 128 slots in the order of the code, on one page. */
+/* Page-aligned: a pair of slots, and 64 slots in the order of the code, on one page. */
 struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS] __attribute__((aligned(4096)));
 struct cr_crow cr_cache_rows[CR_CACHE_SLOTS] __attribute__((aligned(4096)));
 /*
@@ -28,7 +28,7 @@ static struct cr_cache_slot *slot_of(uint64_t pc)
 _Static_assert((CR_CACHE_SLOTS & (CR_CACHE_SLOTS - 1)) == 0, "slot_of masks");
 _Static_assert(sizeof(struct cr_crow) % 4 == 0 && offsetof(struct cr_crow, off) % 4 == 0,
 	       "copied as 32-bit words");
-_Static_assert(sizeof(struct cr_cache_slot) == 32, "slot size: a pair in one page");
+_Static_assert(sizeof(struct cr_cache_slot) == 64, "slot size: one a cache line, a pair in one page");
 
 static struct cr_crow *row_of(const struct cr_cache_slot *s)
 {

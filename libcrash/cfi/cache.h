@@ -26,11 +26,14 @@
 int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c);
 
 /*
- * The slots, for the trace loop's inline reader (cache.c owns them): 32
- * bytes, the key and the shape (row.h) the trace loop steps by, so that the
- * slots of 2 KiB of code share a page of the cache and a first capture
- * writes few fresh pages (each a page fault, ~2.5 us here: docs/
- * performance.md, issue 20).  The full compact row, which the full walk
+ * The slots, for the trace loop's inline reader (cache.c owns them): the
+ * key and the shape (row.h) the trace loop steps by, 32 bytes, in a 64-byte
+ * slot, so that the slots of 1 KiB of code share a page of the cache and a
+ * first capture writes few fresh pages (each a page fault, ~2.5 us here:
+ * docs/performance.md, issue 20).  One slot a cache line: two a line (32-
+ * byte slots) made the warm loop 8-22 ns slower at depths 32-64 of
+ * bench/chain on this machine (AMD EPYC), the same code, whatever the
+ * cause; 64 bytes are as fast as the 128 of before.  The full compact row, which the full walk
  * applies (step.c), is in cr_cache_rows at the slot's index, only if full:
  * a put of the trace loop writes the shape alone when it can step by it.
  * The trace loop's byte offsets of a STEP row's slots (row.h: ra_w, fp_w) are
@@ -55,6 +58,7 @@ struct cr_cache_slot {
 		int32_t fp_off;
 		uint8_t fp_b[4];
 	};
+	uint8_t pad[32];	/* one slot a cache line (above) */
 };
 extern struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS];
 extern struct cr_crow cr_cache_rows[CR_CACHE_SLOTS];

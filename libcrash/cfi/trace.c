@@ -85,10 +85,10 @@ struct trace {
  * fresh .bss, which a read maps to the zero page and the write after it
  * copies, two page faults (~5 us here) where a put's write alone costs one
  * (docs/performance.md, issue 20).  cold->pages: bit n, page n of the cache
- * (128 slots) written by this trace's puts; the other pages' slots are taken
+ * (64 slots) written by this trace's puts; the other pages' slots are taken
  * as misses, which every slot of a cache never written is.
  */
-#define CR_CACHE_PAGE_SLOTS (4096 / sizeof(struct cr_cache_slot))	/* 128 */
+#define CR_CACHE_PAGE_SLOTS (4096 / sizeof(struct cr_cache_slot))	/* 64 */
 _Static_assert(CR_CACHE_SLOTS / CR_CACHE_PAGE_SLOTS <= 32, "one bit a page in a uint32_t");
 /*
  * The last two modules w->module_quick gave a first capture (struct cold's
