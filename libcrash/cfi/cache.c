@@ -5,8 +5,9 @@
 #include "cache.h"
 #include "cfi.h"
 
-/* Page-aligned: a pair of slots, and 32 slots in the order of the code, on one page. */
+/* Page-aligned: a pair of slots, and 64 slots in the order of the code, on one page. */
 struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS] __attribute__((aligned(4096)));
+struct cr_crow cr_cache_rows[CR_CACHE_SLOTS] __attribute__((aligned(4096)));
 /*
  * The generation and the CIE memo in .data, not .bss: a capture reads them
  * before it writes them, and a fresh page of .bss read first faults twice
@@ -27,8 +28,12 @@ static struct cr_cache_slot *slot_of(uint64_t pc)
 _Static_assert((CR_CACHE_SLOTS & (CR_CACHE_SLOTS - 1)) == 0, "slot_of masks");
 _Static_assert(sizeof(struct cr_crow) % 4 == 0 && offsetof(struct cr_crow, off) % 4 == 0,
 	       "copied as 32-bit words");
-_Static_assert(offsetof(struct cr_cache_slot, row) % 8 == 0, "row words aligned");
-_Static_assert(sizeof(struct cr_cache_slot) == 128, "slot size");
+_Static_assert(sizeof(struct cr_cache_slot) == 64, "slot size: one a cache line, a pair in one page");
+
+static struct cr_crow *row_of(const struct cr_cache_slot *s)
+{
+	return &cr_cache_rows[s - cr_cache_slots];
+}
 
 /*
  * Word-wise atomic copies: the row is read while a writer may change it
@@ -61,15 +66,16 @@ CR_HOT static void store_row(struct cr_crow *dst, const struct cr_crow *src)
 		__atomic_store_n(&dst->off[k], src->off[k], __ATOMIC_RELAXED);
 }
 
-/* The row of (pc, mod) if s holds it, read under the generation.  0, or -CR_ENOINFO. */
+/* The full row of (pc, mod) if s holds it, read under the generation.  0, or -CR_ENOINFO. */
 CR_HOT static int get_slot(const struct cr_cache_slot *s, uint64_t pc, uint64_t mod, struct cr_crow *c)
 {
 	uint64_t g = cr_cache_begin();
 
 	if ((g & 1) || !pc || __atomic_load_n(&s->pc, __ATOMIC_RELAXED) != pc ||
-	    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod)
+	    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod ||
+	    !__atomic_load_n(&s->full, __ATOMIC_RELAXED))
 		return -CR_ENOINFO;
-	load_row(c, &s->row);
+	load_row(c, row_of(s));
 	return cr_cache_still(g) ? 0 : -CR_ENOINFO;
 }
 
@@ -96,17 +102,46 @@ CR_HOT int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c)
 		       : -CR_ENOINFO;
 }
 
-/* Write (pc, mod, *c) into s; the caller holds the generation. */
-CR_HOT static void put_slot(struct cr_cache_slot *s, uint64_t pc, uint64_t mod, const struct cr_crow *c)
+/* The shape of s: its fields, from c (a row) or another slot's. */
+struct shape {
+	uint8_t shape, cfa_fp, fp_saved, full;
+	int32_t cfa_off, ra_off, fp_off;
+};
+
+static struct shape shape_of_row(const struct cr_crow *c, int full)
+{
+	return (struct shape){ c->shape, c->cfa_fp, c->fp_saved, (uint8_t)full,
+			       c->cfa_off, c->ra_off, c->fp_off };
+}
+
+static struct shape shape_of_slot(const struct cr_cache_slot *s)
+{
+	return (struct shape){ s->shape, s->cfa_fp, s->fp_saved, s->full,
+			       s->cfa_off, s->ra_off, s->fp_off };
+}
+
+/* Write (pc, mod, shape h, the row c if h.full) into s; the caller holds the generation. */
+CR_HOT static void put_slot(struct cr_cache_slot *s, uint64_t pc, uint64_t mod,
+			    const struct shape *h, const struct cr_crow *c)
 {
 	__atomic_store_n(&s->pc, pc, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->mod, mod, __ATOMIC_RELAXED);
-	store_row(&s->row, c);
+	__atomic_store_n(&s->shape, h->shape, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->cfa_fp, h->cfa_fp, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->fp_saved, h->fp_saved, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->full, h->full, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->cfa_off, h->cfa_off, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->ra_off, h->ra_off, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->fp_off, h->fp_off, __ATOMIC_RELAXED);
+	if (h->full && c != row_of(s))
+		store_row(row_of(s), c);
 }
 
-CR_HOT void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
+/* cr_cache_put and cr_cache_put_shape: full, or the shape alone. */
+CR_HOT static void put(uint64_t pc, uint64_t mod, const struct cr_crow *c, int full)
 {
 	struct cr_cache_slot *s = slot_of(pc);
+	struct shape h = shape_of_row(c, full), oh;
 	uint64_t g, old;
 
 	/* Never a pc in page 0, which is never mapped: the trace loop relies on it. */
@@ -120,10 +155,57 @@ CR_HOT void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 	old = __atomic_exchange_n(&s->pc, pc, __ATOMIC_RELAXED);
 	/* Another pc's row at home goes to the other slot (no other writer now:
 	   these plain reads see what the last writer left). */
-	if (old && (old != pc || s->mod != mod))
-		put_slot(other_of(s), old, s->mod, &s->row);
-	put_slot(s, pc, mod, c);
+	if (old && (old != pc || s->mod != mod)) {
+		oh = shape_of_slot(s);
+		put_slot(other_of(s), old, s->mod, &oh, row_of(s));
+	}
+	put_slot(s, pc, mod, &h, c);
 	cr_seq_release(&cr_cache_gen, g);
+}
+
+CR_HOT void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
+{
+	put(pc, mod, c, 1);
+}
+
+CR_HOT void cr_cache_put_shape(uint64_t pc, uint64_t mod, const struct cr_crow *c)
+{
+	put(pc, mod, c, c->shape == CR_SHAPE_NONE);
+}
+
+CR_HOT int cr_cache_promote(uint64_t pc, uint64_t mod)
+{
+	struct cr_cache_slot *s = slot_of(pc), *o = other_of(s);
+	struct shape hs, ho;
+	struct cr_crow rs;
+	uint64_t g, spc, smod;
+
+	/* A look first, without the generation: the trace loop asks at each of
+	   its misses, and most are not in the other slot either. */
+	if (!cr_cache_enabled || pc < 4096 || __atomic_load_n(&o->pc, __ATOMIC_RELAXED) != pc ||
+	    __atomic_load_n(&o->mod, __ATOMIC_RELAXED) != mod ||
+	    !cr_seq_claim(&cr_cache_gen, &g))
+		return -CR_ENOINFO;
+	/* The writer alone now: plain reads see what the last writer left. */
+	if (o->pc != pc || o->mod != mod) {
+		/* Nothing written: the generation back as it was, so that no
+		   reader takes it for a write (no other writer came meanwhile). */
+		__atomic_store_n(&cr_cache_gen, g, __ATOMIC_RELEASE);
+		return -CR_ENOINFO;
+	}
+	spc = s->pc;
+	smod = s->mod;
+	hs = shape_of_slot(s);
+	ho = shape_of_slot(o);
+	if (hs.full)
+		rs = *row_of(s);
+	put_slot(s, pc, mod, &ho, row_of(o));
+	if (spc)
+		put_slot(o, spc, smod, &hs, hs.full ? &rs : NULL);
+	else
+		__atomic_store_n(&o->pc, 0, __ATOMIC_RELAXED);	/* one copy of a pc's row */
+	cr_seq_release(&cr_cache_gen, g);
+	return 0;
 }
 
 static struct cie_slot {
@@ -179,5 +261,6 @@ void cr_cache_clear(void)
 {
 	cr_cache_gen += 2;
 	memset(cr_cache_slots, 0, sizeof(cr_cache_slots));
+	memset(cr_cache_rows, 0, sizeof(cr_cache_rows));
 	memset(cie_slots, 0, sizeof(cie_slots));
 }

@@ -25,13 +25,43 @@
 /* 0 and *c filled on a hit (either slot), -CR_ENOINFO on a miss. */
 int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c);
 
-/* The slots, for the trace loop's inline reader (cache.c owns them). */
+/*
+ * The slots, for the trace loop's inline reader (cache.c owns them): the
+ * key and the shape (row.h) the trace loop steps by, 32 bytes, in a 64-byte
+ * slot, so that the slots of 1 KiB of code share a page of the cache and a
+ * first capture writes few fresh pages (each a page fault, ~2.5 us here:
+ * docs/performance.md, issue 20).  One slot a cache line: two a line (32-
+ * byte slots) made the warm loop 8-22 ns slower at depths 32-64 of
+ * bench/chain on this machine (AMD EPYC), the same code, whatever the
+ * cause; 64 bytes are as fast as the 128 of before.  The full compact row, which the full walk
+ * applies (step.c), is in cr_cache_rows at the slot's index, only if full:
+ * a put of the trace loop writes the shape alone when it can step by it.
+ * The trace loop's byte offsets of a STEP row's slots (row.h: ra_w, fp_w) are
+ * the low bytes of ra_off and fp_off (ra_off + 256 mod 256), read as bytes:
+ * any byte a reader of a slot being rewritten gets is as safe as ra_w's.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define CR_CACHE_LOW 3
+#else
+#define CR_CACHE_LOW 0
+#endif
 struct cr_cache_slot {
 	uint64_t pc, mod;	/* pc 0: never written (no row is kept for page 0) */
-	struct cr_crow row;
-	uint8_t pad[128 - 16 - sizeof(struct cr_crow)];	/* a slot's index is a shift */
+	uint8_t shape, cfa_fp, fp_saved;	/* as struct cr_crow's (row.h) */
+	uint8_t full;		/* cr_cache_rows[index] holds the row */
+	int32_t cfa_off;
+	union {
+		int32_t ra_off;
+		uint8_t ra_b[4];	/* [CR_CACHE_LOW]: the low byte, ra_w */
+	};
+	union {
+		int32_t fp_off;
+		uint8_t fp_b[4];
+	};
+	uint8_t pad[32];	/* one slot a cache line (above) */
 };
 extern struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS];
+extern struct cr_crow cr_cache_rows[CR_CACHE_SLOTS];
 extern uint64_t cr_cache_gen;	/* odd while a writer writes a slot */
 extern int cr_cache_enabled;
 
@@ -67,8 +97,20 @@ static inline struct cr_cache_slot *cr_cache_slot_of(uint64_t pc)
 	return &cr_cache_slots[(pc >> CR_CACHE_PC_SHIFT) & (CR_CACHE_SLOTS - 1)];
 }
 
-/* Into pc's home slot; the row that was there moves to the other slot. */
+/* Into pc's home slot with its full row; the row that was there moves to the other slot. */
 void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c);
+
+/*
+ * The same for the trace loop: the shape alone if the trace loop steps by
+ * it (STEP, STEP_FAR, END), the full row too if not (NONE: the full walk,
+ * which will apply it, follows).  A full walk that finds no full row for a
+ * pc decodes it again and puts it with cr_cache_put.
+ */
+void cr_cache_put_shape(uint64_t pc, uint64_t mod, const struct cr_crow *c);
+
+/* (pc, mod) from the other slot of its pair to its home slot (their
+   contents swapped).  0, or -CR_ENOINFO: not there, or another writer. */
+int cr_cache_promote(uint64_t pc, uint64_t mod);
 
 /*
  * The CIE memo: parsed CIEs with the rules of their initial instructions, by

@@ -67,6 +67,25 @@ int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
 	       struct cr_fde *fde);
 
 /*
+ * cr_eh_find in two halves, for a walk that looks up several pcs of one
+ * module (the trace loop's first capture, cfi/trace.c): what .eh_frame_hdr
+ * says, parsed once (LSB 5.0 ".eh_frame_hdr"), then each lookup in it.
+ * at points into a view of m (cursor.h): valid for the walk that parsed
+ * it, never kept beyond it.  cr_eh_hdr: 0, or parse_hdr's error, kept in
+ * ret (cr_eh_find_in then answers as cr_eh_find would).  cr_eh_find_in:
+ * cr_eh_find's answer for pc, h from cr_eh_hdr on the same m and src.
+ */
+struct cr_ehhdr {
+	uint64_t eh_frame;	/* 0: omitted */
+	uint64_t table, count;	/* count 0: no usable table */
+	const uint8_t *at;	/* the table in place, NULL: not (yet) */
+	int ret;		/* the parse's result */
+};
+int cr_eh_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct cr_ehhdr *h);
+int cr_eh_find_in(const struct cr_mem *m, const struct cr_ehsrc *src, const struct cr_ehhdr *h,
+		  uint64_t pc, struct cr_fde *fde);
+
+/*
  * Decode the FDE at addr (and its CIE).  The entries must lie inside
  * [src->eh_frame, src->eh_frame_end) (either bound 0: unknown).  0, -CR_EINVAL
  * if addr holds a CIE, a terminator or junk, -CR_EFAULT.

@@ -437,14 +437,9 @@ static int linear(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 	return -CR_ERANGE;
 }
 
-/* What .eh_frame_hdr says (LSB 5.0 ".eh_frame_hdr"). */
-struct hdr {
-	uint64_t eh_frame;	/* 0: omitted */
-	uint64_t table, count;	/* count 0: no usable table */
-	const uint8_t *at;	/* the table in place, NULL: not (yet) */
-};
+/* What .eh_frame_hdr says (LSB 5.0 ".eh_frame_hdr"): struct cr_ehhdr, cfi.h. */
 
-CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct hdr *h)
+CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct cr_ehhdr *h)
 {
 	uint64_t end = src->eh_hdr_len ? src->eh_hdr + src->eh_hdr_len : UINT64_MAX;
 	uint8_t version, frame_enc, count_enc, table_enc;
@@ -552,7 +547,7 @@ static inline __attribute__((always_inline)) int entry(const struct table *t, ui
  * only off the search path gives the answer a sorted one would; the caller's
  * pc_lo <= pc < pc_hi check on the FDE catches a wrong pick.
  */
-CR_HOT static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const struct hdr *h,
+CR_HOT static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const struct cr_ehhdr *h,
 		  uint64_t pc, uint64_t *fde_at)
 {
 	uint64_t a = 0, b = h->count, lo_val, hi_val, loc, mid;
@@ -611,22 +606,28 @@ CR_HOT static int search(const struct cr_mem *m, const struct cr_ehsrc *src, con
 	return entry(&t, a, &loc, fde_at);
 }
 
-CR_HOT int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
-	       struct cr_fde *fde)
+CR_HOT int cr_eh_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct cr_ehhdr *h)
 {
-	struct hdr h = { 0, 0, 0, NULL };
+	h->eh_frame = 0;
+	h->table = 0;
+	h->count = 0;
+	h->at = NULL;
+	h->ret = src->eh_hdr ? parse_hdr(m, src, h) : -CR_ENOINFO;
+	return h->ret;
+}
+
+CR_HOT int cr_eh_find_in(const struct cr_mem *m, const struct cr_ehsrc *src,
+			 const struct cr_ehhdr *h, uint64_t pc, struct cr_fde *fde)
+{
 	struct span sp;
 	uint64_t at;
-	int ret = -CR_ENOINFO;
+	int ret = h->ret;
 
-	if (src->eh_hdr) {
-		ret = parse_hdr(m, src, &h);
-		if (ret < 0 && !src->eh_frame)
-			return ret;
-	}
-	sp = eh_span(src, src->eh_frame ? src->eh_frame : h.eh_frame);
-	if (ret == 0 && h.count) {
-		ret = search(m, src, &h, pc, &at);
+	if (src->eh_hdr && ret < 0 && !src->eh_frame)
+		return ret;
+	sp = eh_span(src, src->eh_frame ? src->eh_frame : h->eh_frame);
+	if (ret == 0 && h->count) {
+		ret = search(m, src, h, pc, &at);
 		if (ret < 0)
 			return ret;
 		if (ret == 0)
@@ -635,4 +636,13 @@ CR_HOT int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64
 	if (!sp.lo)
 		return -CR_ENOINFO;	/* no .eh_frame to scan */
 	return linear(m, src, &sp, pc, fde);	/* (writes *fde on success only) */
+}
+
+CR_HOT int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
+	       struct cr_fde *fde)
+{
+	struct cr_ehhdr h;
+
+	cr_eh_hdr(m, src, &h);
+	return cr_eh_find_in(m, src, &h, pc, fde);
 }

@@ -5,30 +5,57 @@
  * register file; at any doubt the full walk (cr_unwind with step.c's
  * cr_cfi_step), so its result is always the full walk's.
  */
+/*
+ * No code hoisting under gcc: a STEP row's ra_w is the low byte of the
+ * slot's ra_off (cache.h), the same address as the STEP_FAR path's ra_off,
+ * and gcc computes that address ahead of the branch, an instruction more in
+ * every frame of the warm loop (2,580 instructions at depth 32 against 2,571
+ * without it; docs/performance.md, issue 20).  clang does not.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("no-code-hoisting")
+#endif
 #include "cache.h"
 #include "cfi.h"
 #include "../module.h"
 #include "../unwind.h"
 
 /*
- * The row of the FDE around pc in mod into the row cache, if it compacts,
- * built compact (no full row, cfa.c): what step.c's decode gives the cache.
- * 0, or the lookup's or interpreter's error.
+ * The row of the FDE around pc in the module of src into the row cache, if
+ * it compacts, built compact (no full row, cfa.c): what step.c's decode
+ * gives the cache.  h: the module's .eh_frame_hdr, parsed at its first
+ * decode in this trace (*h_ok), NULL: parsed for this lookup alone.  0, or
+ * the lookup's or interpreter's error.
  */
-CR_HOT static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, uint64_t key)
+static inline __attribute__((always_inline)) int decode(struct cr_walk *w,
+							  const struct cr_ehsrc *src, uint64_t pc,
+							  uint64_t key, struct cr_ehhdr *h,
+							  uint8_t *h_ok)
 {
-	struct cr_ehsrc src;
 	struct cr_fde fde;
 	struct cr_crow crow;
 	int ret;
 
-	cr_cfi_src(mod, w->cache, &src);
-	if ((ret = cr_eh_find(w->mem, &src, pc, &fde)) < 0)
+	if (h && !*h_ok) {
+		cr_eh_hdr(w->mem, src, h);
+		*h_ok = 1;
+	}
+	ret = h ? cr_eh_find_in(w->mem, src, h, pc, &fde) : cr_eh_find(w->mem, src, pc, &fde);
+	if (ret < 0)
 		return ret == -CR_EFAULT ? ret : -CR_ENOINFO;
 	ret = cr_cfa_run_compact(w->mem, w->arch, &fde, pc, &crow);
 	if (ret == 0)
-		cr_cache_put(pc, key, &crow);
+		cr_cache_put_shape(pc, key, &crow);	/* the full row only if not a shape */
 	return ret;
+}
+
+/* decode out of line, for the warm trace's misses (a first capture's
+   inline it: cold_miss). */
+CR_HOT static __attribute__((noinline)) int decode_warm(struct cr_walk *w,
+							 const struct cr_ehsrc *src, uint64_t pc,
+							 uint64_t key)
+{
+	return decode(w, src, pc, key, NULL, NULL);
 }
 
 /* The module of pc for the trace loop, if it has .eh_frame_hdr; else NULL. */
@@ -58,14 +85,32 @@ struct trace {
  * fresh .bss, which a read maps to the zero page and the write after it
  * copies, two page faults (~5 us here) where a put's write alone costs one
  * (docs/performance.md, issue 20).  cold->pages: bit n, page n of the cache
- * (32 slots) written by this trace's puts; the other pages' slots are taken
+ * (64 slots) written by this trace's puts; the other pages' slots are taken
  * as misses, which every slot of a cache never written is.
  */
-#define CR_CACHE_PAGE_SLOTS (4096 / sizeof(struct cr_cache_slot))
+#define CR_CACHE_PAGE_SLOTS (4096 / sizeof(struct cr_cache_slot))	/* 64 */
 _Static_assert(CR_CACHE_SLOTS / CR_CACHE_PAGE_SLOTS <= 32, "one bit a page in a uint32_t");
+/*
+ * The last two modules w->module_quick gave a first capture (struct cold's
+ * mods[0 .. n - 1]; next: the one to replace when both are in use): a pc
+ * in [lo, hi) is in that module, the loader's answer for any pc of its
+ * span, so a first capture asks _dl_find_object once per module, not once
+ * per frame; with its
+ * .eh_frame_hdr once parsed (h, if h_ok), whose table view is one of this
+ * trace's (docs/performance.md, issue 20).  Kept for one trace only.
+ */
+struct mod_memo {
+	uint64_t lo, hi, key;
+	struct cr_ehsrc src;	/* cr_cfi_src's */
+	struct cr_ehhdr h;
+	uint8_t h_ok;
+};
 struct cold {
 	uint32_t pages;
+	struct mod_memo mods[2];
+	unsigned n, next;
 };
+
 
 static inline unsigned cold_page(uint64_t pc)
 {
@@ -117,37 +162,75 @@ static inline __attribute__((always_inline)) const struct cr_cache_slot *slot_fo
  * capture fills the cache as it goes and stays in the loop, rather than
  * walking everything again.
  */
-CR_HOT static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t lookup, uint64_t old,
-						struct cold *cold)
+static inline __attribute__((always_inline)) uint64_t miss_in(struct cr_walk *w, uint64_t lookup,
+								 uint64_t old, struct cold *cold)
 {
-	const struct cr_module *mod;
 	struct cr_module q;
-	struct cr_crow crow;
+	const struct cr_module *mod = &q;
+	struct cr_ehsrc src;
+	struct mod_memo *e = NULL;
 	uint64_t key;
+	unsigned i;
 	int readable;
 
-	/* module_quick answers only for a module with .eh_frame_hdr (module.h);
-	   page 0 never holds one (what trace_module says). */
-	if (w->module_quick && lookup >= 4095 && w->module_quick(w, lookup, &q) == 0)
-		mod = q.lo >= 4096 ? &q : NULL;
-	else
-		mod = trace_module(w, lookup);
-	if (!mod)
-		return 0;
-	key = cr_module_key(mod);
+	if (cold)
+		for (i = 0; i < cold->n && !e; i++)
+			if (lookup >= cold->mods[i].lo && lookup < cold->mods[i].hi)
+				e = &cold->mods[i];
+	if (e) {
+		key = e->key;
+	} else if (w->module_quick && lookup >= 4095 && w->module_quick(w, lookup, &q) == 0) {
+		/* module_quick answers only for a module with .eh_frame_hdr
+		   (module.h); page 0 never holds one (what trace_module says). */
+		if (q.lo < 4096)
+			return 0;
+		key = cr_module_key(&q);
+		if (cold) {
+			i = cold->n < 2 ? cold->n++ : cold->next;	/* the older of the two */
+			cold->next = i ^ 1;
+			e = &cold->mods[i];
+			e->lo = q.lo;
+			e->hi = q.hi;
+			e->key = key;
+			e->h_ok = 0;
+			cr_cfi_src(&q, w->cache, &e->src);
+		}
+	} else {
+		if (!(mod = trace_module(w, lookup)))
+			return 0;
+		key = cr_module_key(mod);
+	}
 	readable = cold_readable(cold, lookup);
 	if (readable && key != old && slot_for(lookup, key))
 		return key;
 	if (!cr_cache_still(w->cache_gen))
 		return 0;
-	if (readable && cr_cache_get(lookup, key, &crow) == 0)
-		cr_cache_put(lookup, key, &crow);	/* from the other slot to home */
-	else if (decode(w, mod, lookup, key) < 0)
-		return 0;
+	/* From the other slot to home, or decoded. */
+	if (!(readable && cr_cache_promote(lookup, key) == 0)) {
+		if (!e)
+			cr_cfi_src(mod, w->cache, &src);
+		if (!cold ? decode_warm(w, &src, lookup, key) < 0
+			  : decode(w, e ? &e->src : &src, lookup, key, e ? &e->h : NULL,
+				   e ? &e->h_ok : NULL) < 0)
+			return 0;
+	}
 	if (cold)
 		cold->pages |= 1u << cold_page(lookup);	/* (unless another writer was at work) */
 	w->cache_gen = cr_cache_begin();
 	return w->cache_gen & 1 ? 0 : key;
+}
+
+/* miss_in for a warm trace and for a first one, apart: in the warm one no
+   test of cold remains (the memo of modules is the first capture's). */
+CR_HOT static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_t lookup, uint64_t old)
+{
+	return miss_in(w, lookup, old, NULL);
+}
+
+CR_HOT static __attribute__((noinline)) uint64_t cold_miss(struct cr_walk *w, uint64_t lookup,
+							    uint64_t old, struct cold *cold)
+{
+	return miss_in(w, lookup, old, cold);
 }
 
 /*
@@ -155,7 +238,8 @@ CR_HOT static __attribute__((noinline)) uint64_t miss(struct cr_walk *w, uint64_
  * checked with the trace), so every field is read once and any value is
  * safe: the CFA is checked against the proven window after it is computed,
  * a STEP row's slots are bytes below it that cannot leave the window
- * (row.h: ra_w, fp_w), other shapes read through the checked reader.
+ * (row.h: ra_w, fp_w, which are the low bytes of ra_off and fp_off: cache.h),
+ * other shapes read through the checked reader.
  */
 static inline __attribute__((always_inline)) int
 trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (*strip)(uint64_t),
@@ -166,32 +250,35 @@ trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (
 	uint64_t cfa, ra, fp = t->fp, x, v;
 	uint32_t word;
 	struct {
-		uint8_t shape, cfa_fp, fp_saved, pad;
-	} fl;	/* the first four bytes of a struct cr_crow, read as one word */
+		uint8_t shape, cfa_fp, fp_saved, full;
+	} fl;	/* the slot's shape, cfa_fp, fp_saved and full, read as one word */
 
 	if (__builtin_expect(!s, 0) &&
-	    (!(t->key = miss(w, t->lookup, t->key, cold)) || !(s = slot_for(t->lookup, t->key))))
+	    (!(t->key = (cold ? cold_miss(w, t->lookup, t->key, cold)
+					 : miss(w, t->lookup, t->key))) || !(s = slot_for(t->lookup, t->key))))
 		return -CR_ENOINFO;
-	word = __atomic_load_n((const uint32_t *)(const void *)&s->row, __ATOMIC_RELAXED);
+	word = __atomic_load_n((const uint32_t *)(const void *)&s->shape, __ATOMIC_RELAXED);
 	__builtin_memcpy(&fl, &word, sizeof(fl));
 	cfa = (fl.cfa_fp ? t->fp : t->sp) +
-	      (uint64_t)(int64_t)__atomic_load_n(&s->row.cfa_off, __ATOMIC_RELAXED);
+	      (uint64_t)(int64_t)__atomic_load_n(&s->cfa_off, __ATOMIC_RELAXED);
 	x = cfa - f->wlo;
 	if (__builtin_expect(fl.shape == CR_SHAPE_STEP && x < f->wspan, 1)) {
 		/* [cfa - CR_FAST_WINDOW, cfa + 8) is proven: any byte below is in it. */
 		const uint8_t *base = (const uint8_t *)(uintptr_t)(cfa - CR_SHAPE_WINDOW);
 
-		__builtin_memcpy(&ra, base + __atomic_load_n(&s->row.ra_w, __ATOMIC_RELAXED), 8);
+		__builtin_memcpy(&ra,
+				 base + __atomic_load_n(&s->ra_b[CR_CACHE_LOW], __ATOMIC_RELAXED), 8);
 		if (fl.fp_saved)
-			__builtin_memcpy(&fp, base + __atomic_load_n(&s->row.fp_w, __ATOMIC_RELAXED),
+			__builtin_memcpy(&fp,
+					 base + __atomic_load_n(&s->fp_b[CR_CACHE_LOW], __ATOMIC_RELAXED),
 					 8);
 	} else if (fl.shape == CR_SHAPE_STEP || fl.shape == CR_SHAPE_STEP_FAR) {
-		x = (uint64_t)(int64_t)__atomic_load_n(&s->row.ra_off, __ATOMIC_RELAXED);
+		x = (uint64_t)(int64_t)__atomic_load_n(&s->ra_off, __ATOMIC_RELAXED);
 		if (cr_mem_fast_read64(f, cfa + x, &v) < 0)
 			return -CR_ENOINFO;
 		ra = v;
 		if (fl.fp_saved) {
-			x = (uint64_t)(int64_t)__atomic_load_n(&s->row.fp_off, __ATOMIC_RELAXED);
+			x = (uint64_t)(int64_t)__atomic_load_n(&s->fp_off, __ATOMIC_RELAXED);
 			if (cr_mem_fast_read64(f, cfa + x, &v) < 0)
 				return -CR_ENOINFO;
 			fp = v;
@@ -240,7 +327,11 @@ trace_loop(struct cr_walk *w, struct cr_mem_fast *f, struct trace t, unsigned ma
 CR_HOT static __attribute__((noinline)) int cold_trace(struct cr_walk *w, struct cr_mem_fast *f,
 					      struct trace t, unsigned max, void **out)
 {
-	struct cold cold = { 0 };
+	struct cold cold;
+
+	cold.pages = 0;
+	cold.n = 0;
+	cold.next = 0;
 
 	/* Modules marked, not learned: what it would cost this capture is more
 	   than its own proofs of their tables (modmem.h); no pages proven

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* cfi/cache.c: the two slots of a pc, the key, page 0, the switch. */
+/* cfi/cache.c: the two slots of a pc, the key, page 0, the switch, the
+   shapes the trace loop puts apart from the full rows. */
 #include <string.h>
 
 #include "../tap.h"
@@ -54,8 +55,7 @@ int main(void)
 	tap_ok(cr_cache_get(b, mod, &r) == 0 && r.cfa_off == 32, "the new one: a hit");
 
 	/* Bringing a home (what the trace loop does on a miss at home) swaps them. */
-	cr_cache_get(a, mod, &r);
-	cr_cache_put(a, mod, &r);
+	tap_is_i64(cr_cache_promote(a, mod), 0, "promote a");
 	tap_ok(home_has(a, mod), "promoted: a at home");
 	tap_ok(cr_cache_get(b, mod, &r) == 0 && r.cfa_off == 32, "b kept in the other slot");
 
@@ -92,32 +92,102 @@ int main(void)
 		       r.off[0] == -16 && r.off[1] == -8 && r.cfa_off == 80,
 	       "a row of 2 rules over one of 5: its own rules");
 	cr_cache_put(b, mod, &r5);
-	cr_cache_get(c, mod, &r);
-	cr_cache_put(c, mod, &r);
+	tap_is_i64(cr_cache_promote(c, mod), 0, "promote c");
 	tap_ok(cr_cache_get(b, mod, &r) == 0 && r.n == 5 && r.off[4] == -40 && r.off[0] == -8,
 	       "5 rules moved to the other slot and back");
+	tap_ok(cr_cache_get(c, mod, &r) == 0 && r.n == 2 && r.col[1] == 16 && r.cfa_off == 80,
+	       "and the 2 rules promoted with their own row");
+	tap_is_i64(cr_cache_promote(a, mod), -CR_ENOINFO, "promote: not in the other slot");
+	tap_is_i64(cr_cache_promote(c, mod), -CR_ENOINFO, "promote: already at home");
 
 	cr_cache_put(0x800, mod, &ra);
 	tap_is_i64(cr_cache_get(0x800, mod, &r), -CR_ENOINFO, "never a pc in page 0");
 
-	/* Locality (cache.h): the return addresses of 512 bytes of code have
+	/* Locality (cache.h): the return addresses of 1 KiB of code have
 	   distinct home slots in at most two pages of the cache, so a first
 	   capture writes few fresh pages. */
 	{
 		uintptr_t lo = (uintptr_t)-1, hi = 0;
 		int distinct = 1;
 
-		for (uint64_t pc = 0x401200; pc < 0x401400; pc += 16) {
+		for (uint64_t pc = 0x401000; pc < 0x401400; pc += 16) {
 			uintptr_t s = (uintptr_t)cr_cache_slot_of(pc);
 
 			lo = s < lo ? s : lo;
 			hi = s > hi ? s : hi;
-			if (pc > 0x401200 && cr_cache_slot_of(pc) == cr_cache_slot_of(pc - 16))
+			if (pc > 0x401000 && cr_cache_slot_of(pc) == cr_cache_slot_of(pc - 16))
 				distinct = 0;
 		}
 		tap_ok(distinct && hi / 4096 - lo / 4096 <= 1 &&
-			       (hi - lo) / sizeof(struct cr_cache_slot) <= 31,
-		       "pcs 16 bytes apart: distinct home slots in at most two pages");
+			       (hi - lo) / sizeof(struct cr_cache_slot) <= 63,
+		       "pcs of 1 KiB of code 16 bytes apart: distinct home slots in at most two pages");
+	}
+
+	/* The trace loop's puts (cr_cache_put_shape): a STEP, STEP_FAR or END
+	   row's shape in its slot, no full row written (a first capture
+	   touches no page of cr_cache_rows); NONE with its full row. */
+	{
+		static const struct cr_crow zero;
+		const struct cr_cache_slot *s = cr_cache_slot_of(a);
+		const struct cr_crow *full = &cr_cache_rows[s - cr_cache_slots];
+		struct cr_crow st = row_of(96), nn = row_of(112), far = row_of(128);
+		int ok = 1;
+
+		cr_cache_clear();
+		st.fp_saved = 1;
+		st.fp_off = -16;
+		st.ra_w = (uint8_t)(st.ra_off + CR_SHAPE_WINDOW);
+		st.fp_w = (uint8_t)(st.fp_off + CR_SHAPE_WINDOW);
+		st.n = 1;
+		st.col[0] = 6;
+		st.kind[0] = CR_OFFSET;
+		st.off[0] = -16;
+		cr_cache_put_shape(a, mod, &st);
+		tap_ok(home_has(a, mod) && s->shape == CR_SHAPE_STEP && s->cfa_off == 96 &&
+			       s->ra_off == -8 && s->fp_saved && s->fp_off == -16 && !s->full,
+		       "a STEP row put by the trace loop: its shape at home");
+		tap_ok(!memcmp(full, &zero, sizeof(zero)), "and no full row written");
+		tap_is_i64(cr_cache_get(a, mod, &r), -CR_ENOINFO,
+			   "the full walk finds no full row for it");
+		cr_cache_put(a, mod, &st);
+		tap_ok(cr_cache_get(a, mod, &r) == 0 && r.n == 1 && r.off[0] == -16 && s->full &&
+			       s->shape == CR_SHAPE_STEP,
+		       "the full walk's put: the full row, the same shape");
+		cr_cache_put_shape(a, mod, &st);
+		tap_is_i64(cr_cache_get(a, mod, &r), -CR_ENOINFO,
+			   "a shape put over it: no full row claimed");
+
+		/* Moved to the other slot and back, each keeps what it had. */
+		cr_cache_put(b, mod, &r5);
+		tap_ok(home_has(b, mod) && cr_cache_get(b, mod, &r) == 0 && r.n == 5,
+		       "a full row at home");
+		tap_is_i64(cr_cache_get(a, mod, &r), -CR_ENOINFO, "the shape moved: still no full row");
+		tap_ok(cr_cache_promote(a, mod) == 0 && home_has(a, mod) && !s->full &&
+			       s->cfa_off == 96 && s->fp_off == -16,
+		       "the shape promoted home");
+		tap_ok(cr_cache_get(b, mod, &r) == 0 && r.n == 5 && r.off[4] == -40,
+		       "the full row swapped to the other slot with its rules");
+
+		nn.shape = CR_SHAPE_NONE;
+		cr_cache_put_shape(c, mod, &nn);
+		tap_ok(cr_cache_get(c, mod, &r) == 0 && r.cfa_off == 112 && r.shape == CR_SHAPE_NONE,
+		       "a NONE row put by the trace loop: its full row (the full walk follows)");
+		far.shape = CR_SHAPE_STEP_FAR;
+		far.ra_off = -4096;
+		cr_cache_put_shape(a, mod, &far);
+		tap_ok(home_has(a, mod) && s->shape == CR_SHAPE_STEP_FAR && s->ra_off == -4096 &&
+			       !s->full,
+		       "a STEP_FAR row: its offsets in the slot");
+
+		/* ra_w and fp_w are the low bytes of ra_off and fp_off (cache.h). */
+		for (int32_t off = -CR_SHAPE_WINDOW; off < 0 && ok; off++) {
+			st.ra_off = off;
+			st.fp_off = off;
+			cr_cache_put_shape(a, mod, &st);
+			ok = s->ra_b[CR_CACHE_LOW] == (uint8_t)(off + CR_SHAPE_WINDOW) &&
+			     s->fp_b[CR_CACHE_LOW] == (uint8_t)(off + CR_SHAPE_WINDOW);
+		}
+		tap_ok(ok, "a slot's ra_b/fp_b [CR_CACHE_LOW]: ra_w, fp_w for every STEP offset");
 	}
 
 	/* The generation: a writer at work (odd) makes every read a miss and
@@ -134,6 +204,11 @@ int main(void)
 	cr_cache_gen = g + 4;
 	tap_ok(cr_cache_get(a, mod, &r) == 0 && r.cfa_off == 32, "the row of the last put");
 	tap_ok(cr_cache_still(g + 4) && !cr_cache_still(g + 2), "a reader sees a write");
+	cr_cache_put(b, mod, &ra);	/* a to the other slot */
+	cr_cache_gen = g + 5;
+	tap_is_i64(cr_cache_promote(a, mod), -CR_ENOINFO, "a writer at work: no promotion");
+	tap_ok(home_has(b, mod) && cr_cache_gen == g + 5, "and nothing written");
+	cr_cache_gen = g + 6;
 
 	/* The CIE memo: by (address, module), both parts given back as put. */
 	struct cr_cie cie, got;

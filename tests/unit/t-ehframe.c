@@ -735,9 +735,32 @@ static int same_both_ways(size_t off, struct cr_fde *fast, int *ret_out)
 }
 
 /*
+ * cr_eh_find with .eh_frame_hdr parsed once (cr_eh_hdr) for two lookups
+ * (cr_eh_find_in, the trace loop's first capture: cfi/trace.c), another
+ * pc's first: each the same as cr_eh_find's on m.
+ */
+static int hdr_once_same(const struct cr_mem *m, uint64_t pc, int ret, const struct cr_fde *want)
+{
+	struct cr_ehhdr h;
+	struct cr_fde a, b, other;
+	int ra, rb, ro;
+
+	memset(&a, 0xa5, sizeof(a));
+	memset(&b, 0xa5, sizeof(b));
+	memset(&other, 0xa5, sizeof(other));
+	cr_eh_hdr(m, &src, &h);
+	ra = cr_eh_find_in(m, &src, &h, pc + 24, &a);
+	rb = cr_eh_find_in(m, &src, &h, pc, &b);
+	ro = cr_eh_find(m, &src, pc + 24, &other);
+	return rb == ret && (ret != 0 || fde_same(&b, want)) && ra == ro &&
+	       (ro != 0 || fde_same(&a, &other));
+}
+
+/*
  * cr_eh_find on the buffer (its views: the table searched in place, each
  * entry's head read in place) and through reads alone (faultmem: no views,
- * the entry-at-a-time search and the cursor's head): the same result for pc.
+ * the entry-at-a-time search and the cursor's head): the same result for pc;
+ * and each with the hdr parsed once (hdr_once_same).
  */
 static int find_both_ways(uint64_t pc, int *ret_out)
 {
@@ -751,7 +774,8 @@ static int find_both_ways(uint64_t pc, int *ret_out)
 	r1 = cr_eh_find(&mem, &src, pc, &fast);
 	r2 = cr_eh_find(plain, &src, pc, &slow);
 	*ret_out = r1;
-	return r1 == r2 && (r1 != 0 || fde_same(&fast, &slow));
+	return r1 == r2 && (r1 != 0 || fde_same(&fast, &slow)) && hdr_once_same(&mem, pc, r1, &fast) &&
+	       hdr_once_same(plain, pc, r2, &slow);
 }
 
 /*
@@ -1380,6 +1404,7 @@ static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	struct cr_ehsrc es, lin;
 	uint64_t hi = 0;
 	const uint8_t *h = NULL;
+	struct cr_ehhdr eh;
 	int32_t eh_off, cnt;
 
 	(void)size;
@@ -1406,10 +1431,11 @@ static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	lin.eh_hdr = 0;
 	lin.eh_frame = es.eh_hdr + 4 + (uint64_t)(int64_t)eh_off;
 	o->objects++;
+	o->bad += cr_eh_hdr(&cr_mem_self, &es, &eh) != 0;
 	for (int32_t i = 0; i < cnt; i += cnt / 16 + 1) {
 		for (int k = 0; k < 2; k++) {
 			int32_t e[2], j = k ? cnt - 1 - i : i;
-			struct cr_fde f, g;
+			struct cr_fde f, g, fi;
 			uint64_t pc;
 			int r1, r2;
 
@@ -1417,6 +1443,10 @@ static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
 			pc = es.eh_hdr + (uint64_t)(int64_t)e[0];
 			r1 = cr_eh_find(&cr_mem_self, &es, pc, &f);
 			r2 = cr_eh_find(&cr_mem_self, &lin, pc, &g);
+			/* The hdr parsed once for all of the object's lookups. */
+			o->bad += cr_eh_find_in(&cr_mem_self, &es, &eh, pc, &fi) != r1 ||
+				  (r1 == 0 && (fi.addr != f.addr || fi.pc_lo != f.pc_lo ||
+					       fi.pc_hi != f.pc_hi || fi.insns != f.insns));
 			/* A zero-length FDE covers no pc: both must say so. */
 			if (r1 == -CR_ENOINFO && r2 == -CR_ENOINFO)
 				continue;
