@@ -329,6 +329,23 @@ NOINLINE static void crash_race(void)
 	KEEP();
 }
 
+/*
+ * 2,000 mappings more, one page each, readable and not in turn so that
+ * none merges with the next: /proc/self/maps longer than the report's
+ * 64 KiB copy of it, which then reads the file line by line.
+ */
+NOINLINE static void crash_maps(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p = mmap(NULL, (size_t)page * 2000, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p != MAP_FAILED)
+		for (int i = 1; i < 2000; i += 2)
+			mprotect(p + (size_t)i * (size_t)page, (size_t)page, PROT_NONE);
+	crash_null();
+	KEEP();
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -357,6 +374,7 @@ static const struct {
 	{ "deep", crash_deep, "N-deep recursion (ARG, default 50), then a crash" },
 	{ "wildfp", crash_wildfp, "garbage frame pointer, then a crash" },
 	{ "assert", crash_assert, "crash_report_fd(2), then abort()" },
+	{ "maps", crash_maps, "2,000 mappings more, then a write to NULL" },
 };
 
 NOINLINE static void level3(void (*fn)(void))

@@ -159,6 +159,16 @@ check "bus: the mapping of the file is marked" \
 n=$(sed -n 's/^memory map (\([0-9]*\) entries):$/\1/p' "$seg")
 got=$(sed -n '/^memory map/,/^$/p' "$seg" | grep -c '^\(    \|--->\)[0-9a-f]*-')
 check "segv: as many mapping lines as the header says ($n, $got)" test "$n" = "$got"
+# More mappings than the report's 64 KiB copy of /proc/self/maps holds: the
+# file read line by line, twice (the count, then the lines), as complete.
+out=$TMPD/maps.txt
+rm -f "$out"
+CRASH_OUTPUT="$out" LD_PRELOAD="$LIBCRASH" $RUN "$DEMO/crashme" maps >/dev/null 2>&1
+n=$(sed -n 's/^memory map (\([0-9]*\) entries):$/\1/p' "$out")
+got=$(sed -n '/^memory map/,/^$/p' "$out" | grep -c '^\(    \|--->\)[0-9a-f]*-')
+check "maps: over 2,000 mappings ($n), as many lines as the header says ($got)" \
+	test "${n:-0}" -gt 2000 -a "$n" = "$got"
+check "maps: the report ends" grep -q '^\*\*\* end of libcrash report \*\*\*$' "$out"
 # Sent by someone else: the shell's kill.
 out=$TMPD/killed.txt
 rm -f "$out"
