@@ -534,6 +534,10 @@ static int zroom(struct cr_dbgset *s, struct cr_dbgimage *im, const struct cr_db
 			-1, 0);
 	if (cr_sys_failed(a))
 		return -CR_ERANGE;
+	/* Small pages, whatever the system's transparent huge page setting:
+	   a lookup touches a prefix of each section, and a huge page's first
+	   touch would zero 2 MiB for it (an error leaves it as it was). */
+	CR_SYS3(SYS_madvise, a, (size_t)total, MADV_NOHUGEPAGE);
 	im->zmap = (void *)a;
 	im->zlen = total;
 	s->inflated += total;
