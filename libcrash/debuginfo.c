@@ -530,14 +530,9 @@ static int zroom(struct cr_dbgset *s, struct cr_dbgimage *im, const struct cr_db
 		return 0;
 	if (total > CR_DBG_INFLATE_MAX - s->inflated)
 		return -CR_ERANGE;
-	a = cr_sys_mmap(NULL, (size_t)total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			-1, 0);
+	a = cr_sys_mmap_sparse((size_t)total);
 	if (cr_sys_failed(a))
 		return -CR_ERANGE;
-	/* Small pages, whatever the system's transparent huge page setting:
-	   a lookup touches a prefix of each section, and a huge page's first
-	   touch would zero 2 MiB for it (an error leaves it as it was). */
-	CR_SYS3(SYS_madvise, a, (size_t)total, MADV_NOHUGEPAGE);
 	im->zmap = (void *)a;
 	im->zlen = total;
 	s->inflated += total;

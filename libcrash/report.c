@@ -762,12 +762,8 @@ static const struct chain *chain_at(struct cr_symz *z, const struct cr_module *m
 		c->im = NULL;
 	if (c->im && !z->walks.sub && z->walks.nunits == 0) {
 		/* Room for the units' records (only the pages written are touched). */
-		long p = cr_sys_mmap(NULL, CR_DWWALK_SUBS * sizeof(z->walks.sub[0]),
-				     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		long p = cr_sys_mmap_sparse(CR_DWWALK_SUBS * sizeof(z->walks.sub[0]));
 
-		if (!cr_sys_failed(p))	/* small pages: see debuginfo.c's zroom */
-			CR_SYS3(SYS_madvise, p, CR_DWWALK_SUBS * sizeof(z->walks.sub[0]),
-				MADV_NOHUGEPAGE);
 		z->walks.sub = cr_sys_failed(p) ? NULL : (struct cr_dwwalk_sub *)p;
 		z->walks.nunits = z->walks.sub ? 0 : CR_DWWALK_UNITS;	/* failed: not again */
 	}

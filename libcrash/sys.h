@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <poll.h>
 #include <sys/resource.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -264,6 +265,22 @@ static inline int cr_sys_sigaltstack(const stack_t *ss, stack_t *old)
 static inline long cr_sys_mmap(void *addr, size_t len, int prot, int flags, int fd, uint64_t off)
 {
 	return cr_syscall6(SYS_mmap, (long)addr, (long)len, prot, flags, fd, (long)off);
+}
+
+/*
+ * Anonymous read-write memory of which only a part is ever written (the
+ * inflated sections' room, the DIE walks' records): an address, or -errno.
+ * Small pages whatever the system's transparent huge page setting, so
+ * that under "always" a first touch does not zero 2 MiB; madvise's failure
+ * leaves the mapping as it is.
+ */
+static inline long cr_sys_mmap_sparse(size_t len)
+{
+	long a = cr_sys_mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (!cr_sys_failed(a))
+		CR_SYS3(SYS_madvise, a, len, MADV_NOHUGEPAGE);
+	return a;
 }
 
 static inline int cr_sys_mprotect(void *addr, size_t len, int prot)
