@@ -460,19 +460,22 @@ static int zheader(const uint8_t *p, const struct cr_dbgsec *d, uint64_t *size, 
 	return 0;
 }
 
-/* Where each compressed section's inflated bytes go in the image's one mapping. */
-#define ZALIGN 64u
-
 /*
- * Section k of the image: in place, or inflated on demand into out_at (its
- * room in the image's anonymous mapping, zheader's size).
+ * A compressed section's place in the image's one mapping, from its header
+ * (zroom): where its inflated bytes go, how many, where its stream starts.
  */
-static int section(struct cr_dbgimage *im, int k, const struct cr_dbgsec *d, uint8_t *out_at,
-		   struct cr_dwsect *out)
+struct zplace {
+	uint64_t at, size, skip;
+};
+#define ZALIGN 64u	/* each section's room starts at a multiple of it */
+
+/* Section k of the image: in place, or inflated on demand into its room (z). */
+static int section(struct cr_dbgimage *im, int k, const struct cr_dbgsec *d,
+		   const struct zplace *z, struct cr_dwsect *out)
 {
 	const uint8_t *p = im->map + d->off;
 	struct cr_mem *m = &im->zmem[k];
-	uint64_t size, skip;
+	uint8_t *room;
 
 	out->mem = NULL;
 	out->lo = out->hi = 0;
@@ -484,47 +487,47 @@ static int section(struct cr_dbgimage *im, int k, const struct cr_dbgsec *d, uin
 		out->hi = d->off + d->size;
 		return 0;
 	}
-	if (zheader(p, d, &size, &skip, &im->ztype[k]) < 0)
-		return -CR_EINVAL;	/* zheader passed it in image_open */
+	room = (uint8_t *)im->zmap + z->at;
 	if (im->ztype[k] == CR_ELFCOMPRESS_ZSTD
-		    ? cr_unzstd_lazy_init(&im->zstd[k], p + skip, (size_t)(d->size - skip), out_at,
-					  (size_t)size) < 0
-		    : cr_inflate_lazy_init(&im->lazy[k], p + skip, (size_t)(d->size - skip), out_at,
-					   (size_t)size) < 0)
+		    ? cr_unzstd_lazy_init(&im->zstd[k], p + z->skip, (size_t)(d->size - z->skip),
+					  room, (size_t)z->size) < 0
+		    : cr_inflate_lazy_init(&im->lazy[k], p + z->skip, (size_t)(d->size - z->skip),
+					   room, (size_t)z->size) < 0)
 		return -CR_EINVAL;
 	memset(m, 0, sizeof(*m));
 	m->read = lazy_read;
 	m->view = lazy_view;
-	m->buf = out_at;
+	m->buf = room;
 	m->lo = 0;
-	m->hi = size;
+	m->hi = z->size;
 	m->priv = im;
 	out->mem = m;
 	out->lo = 0;
-	out->hi = size;
+	out->hi = z->size;
 	return 0;
 }
 
 /*
- * The compressed sections' room: one anonymous mapping for all of them
- * (one mmap and one munmap a module, not one each: libc6-dbg has seven).
- * Only the pages inflated into are ever touched.
+ * The compressed sections' room: each one's header read once (its type
+ * into im->ztype, its place into z), then one anonymous mapping for all of
+ * them (one mmap and one munmap a module, not one each: libc6-dbg has
+ * seven).  Only the pages inflated into are ever touched.
  */
 static int zroom(struct cr_dbgset *s, struct cr_dbgimage *im, const struct cr_dbgsec *sec,
-		 uint64_t at[CR_DS_N])
+		 struct zplace z[CR_DS_N])
 {
-	uint64_t total = 0, size, skip;
-	uint8_t type;
+	uint64_t total = 0;
 	long a;
 
 	for (int k = 0; k < CR_DS_N; k++) {
-		at[k] = 0;
+		z[k].at = z[k].size = z[k].skip = 0;
 		if (!sec[k].size || !sec[k].compressed)
 			continue;
-		if (zheader(im->map + sec[k].off, &sec[k], &size, &skip, &type) < 0)
+		if (zheader(im->map + sec[k].off, &sec[k], &z[k].size, &z[k].skip, &im->ztype[k]) <
+		    0)
 			return -CR_EINVAL;
-		at[k] = total;
-		total += (size + ZALIGN - 1) & ~(uint64_t)(ZALIGN - 1);	/* size <= 512 MiB */
+		z[k].at = total;
+		total += (z[k].size + ZALIGN - 1) & ~(uint64_t)(ZALIGN - 1);	/* size <= 512 MiB */
 	}
 	if (!total)
 		return 0;
@@ -543,7 +546,7 @@ static int image_open(struct cr_dbgset *s, struct cr_dbgimage *im, const struct 
 {
 	struct cr_dbgsec sec[CR_DS_N];
 	struct cr_dwsect d[CR_DS_N];
-	uint64_t at[CR_DS_N];
+	struct zplace z[CR_DS_N];
 	struct mapped mf;
 	char link[256];
 	uint32_t crc = 0;
@@ -570,10 +573,10 @@ static int image_open(struct cr_dbgset *s, struct cr_dbgimage *im, const struct 
 	im->map_len = mf.len;
 	im->set = s;
 	cr_mem_buffer(&im->file, 0, mf.p, (size_t)mf.len);
-	if (zroom(s, im, sec, at) < 0)
+	if (zroom(s, im, sec, z) < 0)
 		return -CR_ENOINFO;	/* the caller closes what is open */
 	for (int k = 0; k < CR_DS_N; k++)
-		if (section(im, k, &sec[k], (uint8_t *)im->zmap + at[k], &d[k]) < 0)
+		if (section(im, k, &sec[k], &z[k], &d[k]) < 0)
 			return -CR_ENOINFO;
 	im->src.info = d[CR_DS_INFO];
 	im->src.abbrev = d[CR_DS_ABBREV];
