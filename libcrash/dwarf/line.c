@@ -787,7 +787,12 @@ int cr_dwline_find(const struct cr_dwline_src *src, uint64_t off, uint64_t pc,
  * in local registers, without the cursor's checks at every byte.  A special
  * opcode's advances come from a table built from the header (no division
  * per row); a one-byte LEB128 (nearly all column and file operands) is read
- * in one step, a two-byte advance_line (GCC's between functions) in two.  The rows are tested against one target, the lowest pending
+ * in one step, a two-byte advance_line (GCC's between functions) in two.
+ * Each opcode's code ends with its own dispatch of the next (GNU C's labels
+ * as values): the branch predictor then learns what follows what (a
+ * set_column, a negate_stmt, a special opcode), which one shared switch
+ * kept mispredicting: a unity build's whole .debug_line 1.53 -> 1.36 ms,
+ * best of 8.  The rows are tested against one target, the lowest pending
  * pc at or above the previous row's address: a row's span [prev, this) can
  * hold a pending pc only if this row's address passes the target (within a
  * sequence, addresses only grow; where they go down, by a set_address or a
@@ -917,90 +922,107 @@ static int run_fast(const struct hdr *h, const uint8_t *p, const uint8_t *end, s
 		disc = 0; /* 6.2.5.1: reset after each row */                                 \
 	} while (0)
 	RESET();
-	while (p < end) {
-		unsigned op = *p++;
-
-		if (op >= base) {
-			addr += addv[op];
-			line += (uint64_t)(int64_t)linev[op];
+	{
+		/* The standard opcodes by number (6.2.5.2): basic_block,
+		   prologue_end and epilogue_begin change nothing a row reports;
+		   set_isa and later ones have LEB128 operands (op_other). */
+		static const void *const lbl[13] = {
+			&&op_ext, &&op_copy, &&op_apc, &&op_aline, &&op_file, &&op_col, &&op_neg,
+			&&op_nop, &&op_cpc, &&op_fpc, &&op_nop, &&op_nop, &&op_other,
+		};
+		unsigned op;
+		/* The next opcode: a special one (opcode_base may be below 13), a
+		   standard one, or a later one. */
+#define NEXT()                                                                                 \
+	do {                                                                                  \
+		if (p >= end)                                                                 \
+			goto out;                                                             \
+		op = *p++;                                                                    \
+		if (op >= base)                                                               \
+			goto special;                                                         \
+		if (op < 13)                                                                  \
+			goto *lbl[op];                                                        \
+		goto op_other;                                                                \
+	} while (0)
+		NEXT();
+special:
+		addr += addv[op];
+		line += (uint64_t)(int64_t)linev[op];
+		ROW();
+		NEXT();
+op_ext:
+		LEB(p, end, len, 0);
+		if (len == 0 || len > (uint64_t)(end - p))
+			return -CR_ENOSYS;
+		next = p + len;
+		switch (*p++) {
+		case DW_LNE_end_sequence:
 			ROW();
-			continue;
+			RESET();
+			break;
+		case DW_LNE_set_address:
+			if (len - 1 == 0 || len - 1 > 8)
+				return -CR_ENOSYS;
+			v = 0;
+			for (unsigned k = 0; k < len - 1; k++)
+				v |= (uint64_t)*p++ << (8 * k);
+			addr = v;
+			break;
+		case DW_LNE_set_discriminator:
+			LEB(p, next, disc, 0);
+			break;
 		}
-		switch (op) {
-		case 0:
-			LEB(p, end, len, 0);
-			if (len == 0 || len > (uint64_t)(end - p))
-				return -CR_ENOSYS;
-			next = p + len;
-			switch (*p++) {
-			case DW_LNE_end_sequence:
-				ROW();
-				RESET();
-				break;
-			case DW_LNE_set_address:
-				if (len - 1 == 0 || len - 1 > 8)
-					return -CR_ENOSYS;
-				v = 0;
-				for (unsigned k = 0; k < len - 1; k++)
-					v |= (uint64_t)*p++ << (8 * k);
-				addr = v;
-				break;
-			case DW_LNE_set_discriminator:
-				LEB(p, next, disc, 0);
-				break;
-			}
-			if (p > next)
-				return -CR_ENOSYS;
-			p = next;
-			continue;
-		case DW_LNS_copy:
-			ROW();
-			continue;
-		case DW_LNS_advance_pc:
-			ULEB(p, end, v);
-			addr += h->min_inst * v;
-			continue;
-		case DW_LNS_advance_line:
-			if (end - p >= 2 && p[0] >= 0x80 && p[1] < 0x80) {	/* two bytes, sign bit 0x2000 */
-				v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-				line += (uint64_t)(int64_t)((int32_t)(v << 18) >> 18);
-				p += 2;
-			} else if (p < end && *p < 0x80) {	/* one byte, sign bit 0x40 */
-				line += (uint64_t)(int64_t)((int8_t)(*p << 1) >> 1);
-				p++;
-			} else {
-				LEB(p, end, v, 1);
-				line += v;
-			}
-			continue;
-		case DW_LNS_set_file:
-			ULEB(p, end, file);
-			continue;
-		case DW_LNS_set_column:
-			ULEB(p, end, col);
-			continue;
-		case DW_LNS_negate_stmt:
-			stmt = !stmt;
-			continue;
-		case DW_LNS_const_add_pc:
-			addr += h->min_inst * (uint64_t)((255u - base) / h->line_range);
-			continue;
-		case DW_LNS_fixed_advance_pc:
-			if (end - p < 2)
-				return -CR_ENOSYS;
-			addr += (uint64_t)p[0] | (uint64_t)p[1] << 8;
+		if (p > next)
+			return -CR_ENOSYS;
+		p = next;
+		NEXT();
+op_copy:
+		ROW();
+		NEXT();
+op_apc:
+		ULEB(p, end, v);
+		addr += h->min_inst * v;
+		NEXT();
+op_aline:	/* two bytes (sign bit 0x2000), one (sign bit 0x40), or more */
+		if (end - p >= 2 && p[0] >= 0x80 && p[1] < 0x80) {
+			v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+			line += (uint64_t)(int64_t)((int32_t)(v << 18) >> 18);
 			p += 2;
-			continue;
-		case DW_LNS_set_basic_block:
-		case DW_LNS_set_prologue_end:
-		case DW_LNS_set_epilogue_begin:
-			continue;
-		default:	/* set_isa, and later ones: their LEB128 operands */
-			for (unsigned k = 0; k < (op == DW_LNS_set_isa ? 1u : h->std_len[op]); k++)
-				LEB(p, end, v, 0);
-			continue;
+		} else if (p < end && *p < 0x80) {
+			line += (uint64_t)(int64_t)((int8_t)(*p << 1) >> 1);
+			p++;
+		} else {
+			LEB(p, end, v, 1);
+			line += v;
 		}
+		NEXT();
+op_file:
+		ULEB(p, end, file);
+		NEXT();
+op_col:
+		ULEB(p, end, col);
+		NEXT();
+op_neg:
+		stmt = !stmt;
+		NEXT();
+op_cpc:
+		addr += h->min_inst * (uint64_t)((255u - base) / h->line_range);
+		NEXT();
+op_fpc:
+		if (end - p < 2)
+			return -CR_ENOSYS;
+		addr += (uint64_t)p[0] | (uint64_t)p[1] << 8;
+		p += 2;
+		NEXT();
+op_nop:
+		NEXT();
+op_other:	/* set_isa, and later ones: their LEB128 operands */
+		for (unsigned k = 0; k < (op == DW_LNS_set_isa ? 1u : h->std_len[op]); k++)
+			LEB(p, end, v, 0);
+		NEXT();
+#undef NEXT
 	}
+out:
 #undef ROW
 #undef RESET
 	return -CR_ENOINFO;
