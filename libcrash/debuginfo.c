@@ -488,6 +488,8 @@ static int section(struct cr_dbgimage *im, int k, const struct cr_dbgsec *d,
 		return 0;
 	}
 	room = (uint8_t *)im->zmap + z->at;
+	memset(&im->lazy[k], 0, sizeof(im->lazy[k]));
+	memset(&im->zstd[k], 0, sizeof(im->zstd[k]));
 	if (im->ztype[k] == CR_ELFCOMPRESS_ZSTD
 		    ? cr_unzstd_lazy_init(&im->zstd[k], p + z->skip, (size_t)(d->size - z->skip),
 					  room, (size_t)z->size) < 0
@@ -603,7 +605,7 @@ const struct cr_dbgimage *cr_dbg_image(struct cr_dbgset *s, const struct cr_modu
 	if (s->n == CR_DBG_IMAGES)
 		return NULL;
 	im = &s->img[s->n++];
-	memset(im, 0, sizeof(*im));
+	memset(im, 0, offsetof(struct cr_dbgimage, zmem));	/* the rest: section() */
 	im->mod_lo = mod->lo;
 	im->mod_bias = mod->bias;
 	if (image_open(s, im, mod) == 0) {
