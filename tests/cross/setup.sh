@@ -315,7 +315,8 @@ dbgroot() { # ARCH SUITE DEBIAN-ARCH
 	id=$(readelf -n "$lib" 2>>"$LOG" | sed -n 's/.*Build ID: //p')
 	[ -n "$id" ] || die "$a debug root: $lib has no build-id"
 	dbg=$r/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
-	[ -e "$dbg" ] || die "$a debug root: libc6-dbg:$da has no debug file for libc.so.6's build-id $id ($dbg): libc6 and libc6-dbg of different builds?"
+	[ -e "$dbg" ] || die "$a debug root: libc6-dbg:$da has no debug file for libc.so.6's\
+ build-id $id ($dbg): libc6 and libc6-dbg of different builds?"
 	did=$(readelf -n "$dbg" 2>>"$LOG" | sed -n 's/.*Build ID: //p')
 	[ "$did" = "$id" ] || die "$a debug root: $dbg has build-id '$did', libc.so.6 $id"
 	log "$a debug root: libc.so.6 and its debug file, build-id $id"
