@@ -14,6 +14,9 @@
 # - LOG_COMPILER (binary tests) and CRASH_TEST_RUNNER (tests/lib.sh's $RUN) are the bare qemu
 #   command line, a static program: the host LD_PRELOAD of a target libcrash.so then passes
 #   through qemu to the guest's ld.so, and no host loader sees (and complains about) it.
+# - CRASH_TEST_RUNNER_DBG is the arch's CROSS_RUN_DBG_<arch> (qemu 10 configs, where setup.sh
+#   made one): the same qemu with the debug runtime root, the distribution's libc6 and libc6-dbg,
+#   for tests/symbols' libc cases (libc's frames against its debug file).
 # - waitsig watches the emulator: qemu-user ends the way its guest did (it kills itself with the
 #   guest's fatal signal), so waitsig is built for this machine, static (LD_PRELOAD ignored),
 #   and named by CRASH_TEST_WAITSIG.
@@ -77,7 +80,7 @@ tests/coexist/run-coexist.sh tests/xcheck/run-sigprof.sh tests/xcheck/btcheck \
 tests/xcheck/nofde tests/threads/run-threads.sh tests/abort/run-abort.sh"}
 
 one() { # CONFIG
-	local cfg=$1 arch cc cxx run d st qv=""
+	local cfg=$1 arch cc cxx run rund d st qv=""
 	case $cfg in
 	*@7.2) qv=_7_2 ;;
 	esac
@@ -92,6 +95,8 @@ one() { # CONFIG
 	esac
 	run=CROSS_RUN_$arch$qv
 	run=${!run:-}
+	rund=CROSS_RUN_DBG_$arch
+	rund=${!rund:-}
 	if [ -z "$run" ]; then
 		log "$cfg: no qemu for it in $PREFIX/cross.env (qemu 7.2: QEMU72=1 tests/cross/setup.sh)"
 		FAIL=$((FAIL + 1))
@@ -128,8 +133,8 @@ one() { # CONFIG
 		(cd "$d" && CRASH_TEST_RUNNER="$run" CRASH_TEST_WAITSIG="$WAITSIG" \
 			make -j"$JOBS" check LOG_COMPILER="$run" TESTS="$TESTS_EMULATOR" >check.log 2>&1)
 	else
-		(cd "$d" && CRASH_TEST_RUNNER="$run" CRASH_TEST_WAITSIG="$WAITSIG" \
-			make -j"$JOBS" check LOG_COMPILER="$run" >check.log 2>&1)
+		(cd "$d" && CRASH_TEST_RUNNER="$run" CRASH_TEST_RUNNER_DBG="$rund" \
+			CRASH_TEST_WAITSIG="$WAITSIG" make -j"$JOBS" check LOG_COMPILER="$run" >check.log 2>&1)
 	fi
 	st=$?
 	count_trs "$d" "$st"

@@ -17,12 +17,16 @@
 #   aarch64-unwind/      bookworm libunwind 1.6.2:arm64 + liblzma5 (test oracle only).
 #   riscv64-libs/        trixie libssl3t64, libssl-dev, zlib1g{,-dev}:riscv64, and aarch64-libs/
 #                        bookworm's :arm64 ones: the real libraries tests/xcheck/distro samples.
+#   dbgroot/aarch64,     runtime roots of the distribution's own libc6 and libc6-dbg (bookworm
+#   dbgroot/riscv64      :arm64, trixie :riscv64): libc's debug file by build-id under qemu
+#                        (tests/symbols' libc cases); run-<arch>-dbg, CROSS_RUN_DBG_<arch>.
 #   qemu-7.2/            with QEMU72=1: bookworm's qemu-{aarch64,riscv64}-static 7.2 (no vdso,
 #                        sigreturn trampoline on an anonymous page): run-<arch>-7.2 wrappers.
 #   bin/                 cc-aarch64 (gcc-12), cc-riscv64 (clang-19), gcc-riscv64 (gcc-12),
 #                        cc-loongarch64 (clang-19), their C++ twins c++-aarch64, c++-riscv64,
 #                        g++-riscv64, c++-loongarch64, and run-<arch> (qemu -L <runtime root>).
-#   cross.env            CROSS_RUN_<arch>='<qemu command line>', for test harnesses.
+#   cross.env            CROSS_RUN_<arch>='<qemu command line>', for test harnesses (and
+#                        CROSS_RUN_DBG_<arch> for the debug roots).
 #   setup.log            everything the tools printed; the terminal gets one line per step.
 #
 # Afterwards:  export PATH="PREFIX/bin:$PATH"
@@ -281,6 +285,46 @@ distlibs() { # ARCH SUITE DEBIAN-ARCH PKG...
 distlibs riscv64 trixie-rv riscv64 libssl3t64 libssl-dev zlib1g zlib1g-dev libzstd1
 distlibs aarch64 bookworm arm64 libssl3 libssl-dev zlib1g zlib1g-dev
 
+# ------------------------------------------------ debug runtime roots (libc against libc6-dbg)
+# The runtime roots above hold the *-cross packages' glibc, rebuilt by cross-toolchain-base: no
+# debug file exists for their build-ids.  tests/symbols checks libc's frames against libc's debug
+# file (issue 17), so a second root per arch, PREFIX/dbgroot/ARCH, holds the distribution's own
+# libc6 and libc6-dbg of the same suite (same glibc as the first root): a C program that needs
+# only libc runs there (run-ARCH-dbg; tests/symbols' C programs and libcrash.so need nothing
+# else, so no libgcc-s1), and libcrash's open of
+# /usr/lib/debug/.build-id/xx/rest.debug is redirected into the root by qemu's -L.  Not
+# loongarch64: its libc6-dbg is only in debian-ports.
+dbgroot() { # ARCH SUITE DEBIAN-ARCH
+	local a=$1 suite=$2 da=$3 r=$PREFIX/dbgroot/$1 pkgs p lib id did dbg
+	pkgs="libc6:$da libc6-dbg:$da"
+	# the stamp holds the package list: a changed list builds the root again
+	[ "$(cat "$STAMP/dbgroot-$a" 2>/dev/null)" != "$pkgs" ] || return 0
+	step "$a debug runtime root ($suite $pkgs) -> $r"
+	rm -rf "$DEBS/d$a" "$r"
+	# shellcheck disable=SC2086
+	fetch "$suite" "$DEBS/d$a" $pkgs
+	extract "$DEBS/d$a" "$r"
+	rm -rf "$DEBS/d$a" "$r/usr/share"
+	# trixie's packages keep everything under usr/: the programs' interpreter is
+	# /lib/ld-linux-*.so.1.  Relative links, so that qemu's -L stays inside the root.
+	for p in lib lib64 bin sbin; do
+		[ -e "$r/$p" ] || [ ! -d "$r/usr/$p" ] || ln -s "usr/$p" "$r/$p"
+	done
+	lib=$r/lib/$a-linux-gnu/libc.so.6
+	[ -e "$lib" ] || die "$a debug root: no $lib in libc6:$da"
+	id=$(readelf -n "$lib" 2>>"$LOG" | sed -n 's/.*Build ID: //p')
+	[ -n "$id" ] || die "$a debug root: $lib has no build-id"
+	dbg=$r/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+	[ -e "$dbg" ] || die "$a debug root: libc6-dbg:$da has no debug file for libc.so.6's\
+ build-id $id ($dbg): libc6 and libc6-dbg of different builds?"
+	did=$(readelf -n "$dbg" 2>>"$LOG" | sed -n 's/.*Build ID: //p')
+	[ "$did" = "$id" ] || die "$a debug root: $dbg has build-id '$did', libc.so.6 $id"
+	log "$a debug root: libc.so.6 and its debug file, build-id $id"
+	echo "$pkgs" >"$STAMP/dbgroot-$a"
+}
+dbgroot aarch64 bookworm arm64
+dbgroot riscv64 trixie-rv riscv64
+
 rm -rf "$DEBS" "$APTD"/*/cache "$APTD"/*/lists "$APTD"/*/updated
 
 # ---------------------------------------------------------------- wrappers
@@ -334,6 +378,14 @@ declare -A QRUN=(
 			echo "CROSS_RUN_${a}_7_2='$q'"
 			wrap "run-$a-7.2" "exec $q \"\$@\""
 		fi
+		# the debug runtime root: the distribution's libc with libc6-dbg (dbgroot above)
+		if [ -e "$STAMP/dbgroot-$a" ]; then
+			q="$PREFIX/qemu/qemu-$a -L $PREFIX/dbgroot/$a"
+			echo "CROSS_RUN_DBG_$a='$q'"
+			wrap "run-$a-dbg" "exec $q \"\$@\""
+		else
+			rm -f "$B/run-$a-dbg"
+		fi
 	done
 } >"$PREFIX/cross.env"
 
@@ -382,6 +434,15 @@ EOF
 			got=$("$B/run-$a-7.2" "$TMP/t-$cc" 2>>"$LOG") || die "run-$a-7.2: exit $?"
 			[ "$got" = "ok $a 1" ] || die "run-$a-7.2 printed '$got'"
 		fi
+	done
+	# the debug roots: the distribution's libc runs the cross compilers' programs
+	for t in "aarch64 cc-aarch64" "riscv64 cc-riscv64" "riscv64 gcc-riscv64"; do
+		set -- $t
+		[ -e "$B/run-$1-dbg" ] || continue
+		STEP="self-test: run-$1-dbg"
+		run "$B/$2" -O2 -DARCH="\"$1\"" "$TMP/t.c" -o "$TMP/t-$2-dbg"
+		got=$("$B/run-$1-dbg" "$TMP/t-$2-dbg" 2>>"$LOG") || die "run-$1-dbg $2-built program: exit $?"
+		[ "$got" = "ok $1 1" ] || die "run-$1-dbg $2-built program printed '$got', want 'ok $1 1'"
 	done
 	echo 'int main() { try { throw 42; } catch (int e) { return e - 42; } return 1; }' >"$TMP/t.cc"
 	for t in "riscv64 c++-riscv64" "riscv64 g++-riscv64" "aarch64 c++-aarch64" \

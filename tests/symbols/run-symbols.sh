@@ -13,7 +13,8 @@
 # build-id, by its CRC: one with a wrong CRC must not be used), in a debuginfod client cache
 # ($DEBUGINFOD_CACHE_PATH, $XDG_CACHE_HOME, $HOME), zlib- and zstd-compressed debug sections;
 # CRASH_SYMBOLS=names and mangled; crashes inside libc
-# (qsort's callback, abort, strlen) checked against libc's debug file (libc6-dbg) by build-id;
+# (qsort's callback, abort, strlen) checked against libc's debug file (libc6-dbg) by build-id
+# (under qemu, again in the debug runtime root $CRASH_TEST_RUNNER_DBG: see below);
 # and damaged debug files (garbage over .debug_info/.debug_line, truncated), where the report
 # must still complete with the symbol table's names and the process die by its signal.
 #
@@ -32,6 +33,12 @@ mkv() { sed -n "s/^$1 = //p" "$top_builddir/Makefile" | head -n 1; }
 CC=$(mkv CC) CXX=$(mkv CXX)
 HOST=$(mkv host) BUILD=$(mkv build) HOST_ALIAS=$(mkv host_alias) HOST_CPU=$(mkv host_cpu)
 SYSROOT=$(sed -n 's/.* -L \([^ ]*\).*/\1/p' <<<"$RUN")
+# Under qemu, the runtime root's libc (the *-cross packages', rebuilt by Debian's
+# cross-toolchain-base) has no debug file anywhere.  CRASH_TEST_RUNNER_DBG (make check-cross:
+# tests/cross/setup.sh's CROSS_RUN_DBG_<arch>) runs the guest in a second root with the
+# distribution's own libc6 and libc6-dbg, for the libc cases.
+RUN_DBG=${CRASH_TEST_RUNNER_DBG:-}
+SYSROOT_DBG=$(sed -n 's/.* -L \([^ ]*\).*/\1/p' <<<"$RUN_DBG")
 
 # binutils for the target.
 TP=
@@ -219,7 +226,8 @@ if [ -n "$LIBCID" ] && [ -e "/usr/lib/debug/.build-id/${LIBCID:0:2}/${LIBCID:2}.
 elif [ -n "$RUN" ]; then
 	skip "libc frames against libc's debug file" "no debug file for $LIBC (build-id\
  '$LIBCID') under /usr/lib/debug: the cross sysroot's libc is stripped; its frames are checked\
- against its .dynsym"
+ against its .dynsym here (against libc6-dbg's in the debug runtime root, below, where there\
+ is one)"
 else
 	skip "libc frames against libc's debug file" "no debug file for $LIBC (build-id\
  '$LIBCID') under /usr/lib/debug: install libc6-dbg; its frames are checked against its .dynsym"
@@ -230,6 +238,62 @@ for v in "$CBASE" "$MAIN-c-O0-d4-nopie"; do
 	run_case "$v-abort" "$B/$v/prog" abort 6 full default "$E"
 	run_case "$v-strlen" "$B/$v/prog" strlen 11 full default "$E"
 done
+# Under qemu, the same cases in the debug runtime root: libcrash's open of
+# /usr/lib/debug/.build-id/xx/rest.debug goes to the root's libc6-dbg file (qemu's -L), and
+# symcheck.sh's sc_host maps the guest paths into the root ($SYSROOT) for binutils.  Each
+# report must also have libc frames with a file:line, so that a debug file that neither side
+# found cannot pass as agreement.
+if [ -n "$RUN" ] && [ -z "$RUN_DBG" ]; then
+	if [ "$HOST_CPU" = loongarch64 ]; then
+		skip "libc frames against libc's debug file under qemu" "no debug runtime root for\
+ loongarch64: libc6-dbg:loong64 is only in debian-ports, not in the Debian archive\
+ tests/cross/setup.sh uses"
+	else
+		skip "libc frames against libc's debug file under qemu" "no debug runtime root\
+ (CRASH_TEST_RUNNER_DBG is empty: make check-cross passes CROSS_RUN_DBG_$HOST_CPU from\
+ .cross/cross.env, which tests/cross/setup.sh writes: run it again)"
+	fi
+elif [ -n "$RUN" ]; then
+	RUN_MAIN=$RUN SYSROOT_MAIN=$SYSROOT
+	RUN=$RUN_DBG SYSROOT=$SYSROOT_DBG
+	LIBC=$(LD_TRACE_LOADED_OBJECTS=1 $RUN "$B/$CBASE/prog" 2>/dev/null |
+		awk '/libc\.so/ { print $3; exit }')
+	sc_host "$LIBC"
+	LIBCID=$($READELF -n "$SC_P" 2>/dev/null | sed -n 's/.*Build ID: //p')
+	sc_host "/usr/lib/debug/.build-id/${LIBCID:0:2}/${LIBCID:2}.debug"
+	[ -n "$LIBCID" ] && [ "${SC_P#"$SYSROOT"/}" != "$SC_P" ] && [ -e "$SC_P" ]
+	ok $? "debug runtime root: libc's debug file by build-id: $LIBC (build-id '$LIBCID') -> $SC_P"
+	for v in "$CBASE" "$MAIN-c-O0-d4-nopie"; do
+		have "$v" || continue
+		for m in qsort:11 abort:6 strlen:11; do
+			run_case "$v-${m%:*}-dbg" "$B/$v/prog" "${m%:*}" "${m#*:}" full default "$E"
+			n=$(awk '/^backtrace:/ { n++ } n == 1 && /^ +#[0-9]+ pc .*\/libc\.so\.6 .*\] at /' \
+				"$TMPD/$v-${m%:*}-dbg.txt" 2>/dev/null | wc -l)
+			[ "$n" -gt 0 ]
+			ok $? "$v-${m%:*}-dbg: $n libc frame lines with a file:line from libc6-dbg"
+		done
+	done
+	# The checker on libc's frames (no test that cannot fail): the qsort report with its first
+	# libc line number + 1 must fail exactly one check more than the report itself.
+	f=$TMPD/$CBASE-qsort-dbg.txt
+	if [ -s "$f" ] && grep -q '/libc\.so\.6 .*\] at .*:[0-9][0-9]*$' "$f"; then
+		libcself() {
+			(T_N=0 T_FAIL=0; check_report "self" "$1" full /usr/lib/debug "$E" >/dev/null
+				echo "$T_FAIL")
+		}
+		base=$(libcself "$f")
+		awk '!done && /\/libc\.so\.6 .*\] at .*:[0-9]+$/ { match($0, /[0-9]+$/)
+			$0 = substr($0, 1, RSTART - 1) (substr($0, RSTART) + 1); done = 1 } { print }' \
+			"$f" >"$TMPD/self-libc.txt"
+		got=$(libcself "$TMPD/self-libc.txt")
+		is "$((got - base))" 1 "checker self-test: a libc frame's line number + 1 fails one check\
+ under the debug runtime root ($got, $base before)"
+	else
+		ok 1 "checker self-test under the debug runtime root: $CBASE-qsort-dbg has a libc frame\
+ with a file:line"
+	fi
+	RUN=$RUN_MAIN SYSROOT=$SYSROOT_MAIN
+fi
 
 # The checker itself (no test that cannot fail): the base report with main's line number
 # changed must fail exactly one check more than the report itself, and without the [inline]

@@ -54,14 +54,15 @@ sc_has_dwarf() {
 # sc_has_bid MODULE: does the module's file carry a build-id note?
 declare -A SC_BIDC
 sc_has_bid() {
-	if [ -z "${SC_BIDC[$1]+x}" ]; then
+	local key="$1|$SYSROOT"
+	if [ -z "${SC_BIDC[$key]+x}" ]; then
 		sc_host "$1"
-		SC_BIDC[$1]=0
+		SC_BIDC[$key]=0
 		if $READELF -n "$SC_P" 2>/dev/null | grep -q 'Build ID: '; then
-			SC_BIDC[$1]=1
+			SC_BIDC[$key]=1
 		fi
 	fi
-	[ "${SC_BIDC[$1]}" = 1 ]
+	[ "${SC_BIDC[$key]}" = 1 ]
 }
 
 # sc_crc FILE: the CRC-32 of .gnu_debuglink (gzip's trailer holds the same CRC of its input).
@@ -71,10 +72,12 @@ sc_crc() {
 
 # sc_resolve MODULE BUILDID ROOTS CACHE: the file binutils must read for MODULE, in SC_R:
 # the module when it has a line table; else ROOT/.build-id/xx/rest.debug for each root of
-# ROOTS (colon-separated); else the .gnu_debuglink file next to the module, in its .debug/, or
-# under ROOT/<module dir>/, if its CRC matches; else CACHE/BUILDID/debuginfo; else the module.
+# ROOTS (colon-separated; a guest's path, so under $SYSROOT first); else the .gnu_debuglink
+# file next to the module, in its .debug/, or under ROOT/<module dir>/, if its CRC matches;
+# else CACHE/BUILDID/debuginfo; else the module.  The caches' keys hold $SYSROOT: the same
+# guest path is another file under another runner's root (run-symbols.sh's debug root).
 sc_resolve() {
-	local m=$1 id=$2 roots=$3 cache=$4 key="$1|$2|$3|$4" root f name crc dir tmp
+	local m=$1 id=$2 roots=$3 cache=$4 key="$1|$2|$3|$4|$SYSROOT" root f name crc dir tmp
 	local -a R
 	if [ -n "${SC_REF[$key]+x}" ]; then
 		SC_R=${SC_REF[$key]}
@@ -90,7 +93,9 @@ sc_resolve() {
 	IFS=: read -ra R <<<"$roots"
 	if [ -n "$id" ]; then
 		for root in "${R[@]}"; do
-			f=$root/.build-id/${id:0:2}/${id:2}.debug
+			# a guest's path: under the runner's root first, as qemu-user -L opens it
+			sc_host "$root/.build-id/${id:0:2}/${id:2}.debug"
+			f=$SC_P
 			if [ -n "$root" ] && [ -e "$f" ]; then
 				SC_R=$f
 				SC_REF[$key]=$SC_R
