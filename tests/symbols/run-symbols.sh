@@ -238,6 +238,16 @@ for v in "$CBASE" "$MAIN-c-O0-d4-nopie"; do
 	run_case "$v-abort" "$B/$v/prog" abort 6 full default "$E"
 	run_case "$v-strlen" "$B/$v/prog" strlen 11 full default "$E"
 done
+# The checker's self-tests (no test that cannot fail), here and below: how many checks a
+# report fails, and a report with one frame line's line number raised by one.
+selffail() { # REPORT: the number of failing checks
+	(T_N=0 T_FAIL=0; check_report "self" "$1" full /usr/lib/debug "$E" >/dev/null; echo "$T_FAIL")
+}
+bump_line() { # ERE IN OUT: IN, the first line that matches ERE with its line number + 1
+	RE=$1 awk '!done && $0 ~ ENVIRON["RE"] { match($0, /[0-9]+$/)
+		$0 = substr($0, 1, RSTART - 1) (substr($0, RSTART) + 1); done = 1 } { print }' "$2" >"$3"
+}
+
 # Under qemu, the same cases in the debug runtime root: libcrash's open of
 # /usr/lib/debug/.build-id/xx/rest.debug goes to the root's libc6-dbg file (qemu's -L), and
 # symcheck.sh's sc_host maps the guest paths into the root ($SYSROOT) for binutils.  Each
@@ -277,15 +287,9 @@ elif [ -n "$RUN" ]; then
 	# libc line number + 1 must fail exactly one check more than the report itself.
 	f=$TMPD/$CBASE-qsort-dbg.txt
 	if [ -s "$f" ] && grep -q '/libc\.so\.6 .*\] at .*:[0-9][0-9]*$' "$f"; then
-		libcself() {
-			(T_N=0 T_FAIL=0; check_report "self" "$1" full /usr/lib/debug "$E" >/dev/null
-				echo "$T_FAIL")
-		}
-		base=$(libcself "$f")
-		awk '!done && /\/libc\.so\.6 .*\] at .*:[0-9]+$/ { match($0, /[0-9]+$/)
-			$0 = substr($0, 1, RSTART - 1) (substr($0, RSTART) + 1); done = 1 } { print }' \
-			"$f" >"$TMPD/self-libc.txt"
-		got=$(libcself "$TMPD/self-libc.txt")
+		base=$(selffail "$f")
+		bump_line '/libc\.so\.6 .*\] at .*:[0-9]+$' "$f" "$TMPD/self-libc.txt"
+		got=$(selffail "$TMPD/self-libc.txt")
 		is "$((got - base))" 1 "checker self-test: a libc frame's line number + 1 fails one check\
  under the debug runtime root ($got, $base before)"
 	else
@@ -298,15 +302,10 @@ fi
 # The checker itself (no test that cannot fail): the base report with main's line number
 # changed must fail exactly one check more than the report itself, and without the [inline]
 # line of symlib.c's lib_twice (renumbered, the header's count lowered) at least one more.
-selffail() { # REPORT: the number of failing checks
-	(T_N=0 T_FAIL=0; check_report "self" "$1" full /usr/lib/debug "$E" >/dev/null; echo "$T_FAIL")
-}
 if [ -s "$TMPD/$BASE.txt" ] && grep -q ' (main+[0-9]*) .*\] at .*:[0-9][0-9]*$' "$TMPD/$BASE.txt" &&
 	grep -q ' (lib_twice+[0-9]*) .*\[inline\]' "$TMPD/$BASE.txt"; then
 	base=$(selffail "$TMPD/$BASE.txt")
-	awk '!done && / \(main\+[0-9]+\) .*\] at .*:[0-9]+$/ { match($0, /[0-9]+$/)
-		$0 = substr($0, 1, RSTART - 1) (substr($0, RSTART) + 1); done = 1 } { print }' \
-		"$TMPD/$BASE.txt" >"$TMPD/self-line.txt"
+	bump_line ' \(main\+[0-9]+\) .*\] at .*:[0-9]+$' "$TMPD/$BASE.txt" "$TMPD/self-line.txt"
 	got=$(selffail "$TMPD/self-line.txt")
 	is "$((got - base))" 1 "checker self-test: main's line number + 1 fails one check ($got, $base before)"
 	awk '/^backtrace:/ { sub(/[0-9]+ frames/, ($2 - 1) " frames") }
