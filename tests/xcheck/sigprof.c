@@ -36,7 +36,8 @@
 #define MAX_REPORT 12
 
 static volatile long samples, target;
-static long frames_cmp, frames_ok, body_short, lu_failed, lu_zero_end;
+static long frames_cmp, frames_ok, body_short, lu_failed, lu_zero_end, lu_noncall;
+static uint64_t noncall_pc0, noncall_pc;	/* the first such sample's */
 static unsigned seed = 12345;
 
 struct mismatch {
@@ -65,6 +66,66 @@ static int executable(uint64_t pc)
 	const struct cr_map *m = cr_maps_find(&maps, pc);
 
 	return m && (m->flags & CR_MAP_X);
+}
+
+/*
+ * Whether a caller's pc follows a call instruction, as every return address
+ * does.  One place where it does not: libgcc's __builtin_eh_return epilogue
+ * (_Unwind_RaiseException, _Unwind_Resume), between the store of the landing
+ * pad's address over the function's own return-address slot and the final
+ * ret.  There the CFI restores the landing pad (the target of a jump, after
+ * no call) with an sp short of the landing pad's by the stack adjustment the
+ * CFI cannot express.  No CFI unwinder is right beyond that frame: libunwind
+ * goes on by reading the dead frames below, which holds no frame to check.
+ * 0 where the bytes before pc are known to be no call.
+ */
+static int after_call(uint64_t pc)
+{
+	const unsigned char *p = (const unsigned char *)(uintptr_t)pc;
+
+	if (!executable(pc - 8))
+		return 1;	/* cannot look: not refuted */
+#if defined(__aarch64__)
+	{
+		uint32_t i;
+
+		memcpy(&i, p - 4, 4);
+		return (i & 0xfc000000u) == 0x94000000u ||	/* bl */
+		       (i & 0xfffffc1fu) == 0xd63f0000u ||	/* blr */
+		       (i & 0xfefff800u) == 0xd63f0800u;	/* blraa(z), blrab(z) */
+	}
+#elif defined(__riscv)
+	{
+		uint32_t i;
+		uint16_t h;
+
+		memcpy(&i, p - 4, 4);
+		memcpy(&h, p - 2, 2);
+		/* jal, jalr linking ra or t0; c.jalr */
+		return (((i & 0x7f) == 0x6f || (i & 0x707f) == 0x67) &&
+			(((i >> 7) & 0x1f) == 1 || ((i >> 7) & 0x1f) == 5)) ||
+		       ((h & 0xf07f) == 0x9002 && (h & 0x0f80));
+	}
+#elif defined(__loongarch__)
+	{
+		uint32_t i;
+
+		memcpy(&i, p - 4, 4);
+		return (i >> 26) == 0x15 ||	/* bl */
+		       ((i >> 26) == 0x13 && (i & 0x1f) == 1);	/* jirl ra */
+	}
+#elif defined(__x86_64__)
+	/* call rel32; call r/m (ff /2), 2 to 7 bytes long with its prefixes */
+	if (p[-5] == 0xe8)
+		return 1;
+	for (int k = 2; k <= 7; k++)
+		if (p[-k] == 0xff && ((p[-k + 1] >> 3) & 7) == 2)
+			return 1;
+	return 0;
+#else
+	(void)p;
+	return 1;
+#endif
 }
 
 static void arm(void)
@@ -106,7 +167,7 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 	struct cr_walk w;
 	unw_cursor_t c;
 	unsigned n_lu = 0, i;
-	int ret = 0, lu_end = 0;
+	int ret = 0, lu_end = 0, exact = 1;	/* frame 0's pc is exact */
 
 	(void)sig;
 	(void)si;
@@ -138,6 +199,17 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 				ret = -1;
 				break;
 			}
+			if (!exact && !after_call(ip)) {
+				/* No return address: the eh_return window
+				   (after_call).  We stop there ("no call site"). */
+				if (!lu_noncall++) {
+					noncall_pc0 = lu_pc[0];
+					noncall_pc = ip;
+				}
+				ret = -1;
+				break;
+			}
+			exact = unw_is_signal_frame(&c) > 0;
 			lu_pc[n_lu] = ip;
 			lu_sp[n_lu] = sp;
 			n_lu++;
@@ -260,6 +332,9 @@ int main(int argc, char **argv)
 		       name_of(mm[i].ours_pc, a, sizeof(a)), (unsigned long)mm[i].ours_sp,
 		       name_of(mm[i].lu_pc, b, sizeof(b)), (unsigned long)mm[i].lu_sp,
 		       mm[i].n_ours, mm[i].stop, mm[i].n_lu);
+	if (lu_noncall)
+		printf("#   first pc after no call: %s, frame 0 %s\n",
+		       name_of(noncall_pc, a, sizeof(a)), name_of(noncall_pc0, b, sizeof(b)));
 	for (int d = 0; d < n_dump; d++) {
 		unsigned n = dumps[d].n_ours > dumps[d].n_lu ? dumps[d].n_ours : dumps[d].n_lu;
 
@@ -275,8 +350,8 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("# agreement %s: %.4f%% of %ld frames in %ld samples; libunwind failed in %ld, "
-	       "ended on a zero return address in %ld\n",
+	       "ended on a zero return address in %ld, stepped to a pc after no call in %ld\n",
 	       argv[1], frames_cmp ? 100.0 * (double)frames_ok / (double)frames_cmp : 0.0,
-	       frames_cmp, samples, lu_failed, lu_zero_end);
+	       frames_cmp, samples, lu_failed, lu_zero_end, lu_noncall);
 	return tap_done();
 }
