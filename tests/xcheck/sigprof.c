@@ -37,7 +37,6 @@
 
 static volatile long samples, target;
 static long frames_cmp, frames_ok, body_short, lu_failed, lu_zero_end, lu_noncall;
-static uint64_t noncall_pc0, noncall_pc;	/* the first such sample's */
 static unsigned seed = 12345;
 
 struct mismatch {
@@ -57,6 +56,8 @@ struct dump {
 };
 static struct dump dumps[MAX_DUMP];
 static int n_dump;
+static struct dump noncall;	/* the first such sample's: libunwind's last frame is the one refused */
+static int n_noncall;
 
 static timer_t timer;
 static struct cr_maps maps;	/* loaded once the workload is in place */
@@ -202,9 +203,18 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 			if (!exact && !after_call(ip)) {
 				/* No return address: the eh_return window
 				   (after_call).  We stop there ("no call site"). */
-				if (!lu_noncall++) {
-					noncall_pc0 = lu_pc[0];
-					noncall_pc = ip;
+				if (!lu_noncall++ && n_lu < MAXF) {
+					noncall.n_ours = t.n;
+					for (i = 0; i < t.n; i++) {
+						noncall.ours_pc[i] = f[i].pc;
+						noncall.ours_sp[i] = f[i].sp;
+					}
+					memcpy(noncall.lu_pc, lu_pc, n_lu * sizeof(*lu_pc));
+					memcpy(noncall.lu_sp, lu_sp, n_lu * sizeof(*lu_sp));
+					noncall.lu_pc[n_lu] = ip;
+					noncall.lu_sp[n_lu] = sp;
+					noncall.n_lu = n_lu + 1;
+					n_noncall = 1;
 				}
 				ret = -1;
 				break;
@@ -332,15 +342,16 @@ int main(int argc, char **argv)
 		       name_of(mm[i].ours_pc, a, sizeof(a)), (unsigned long)mm[i].ours_sp,
 		       name_of(mm[i].lu_pc, b, sizeof(b)), (unsigned long)mm[i].lu_sp,
 		       mm[i].n_ours, mm[i].stop, mm[i].n_lu);
-	if (lu_noncall)
-		printf("#   first pc after no call: %s, frame 0 %s\n",
-		       name_of(noncall_pc, a, sizeof(a)), name_of(noncall_pc0, b, sizeof(b)));
-	for (int d = 0; d < n_dump; d++) {
-		unsigned n = dumps[d].n_ours > dumps[d].n_lu ? dumps[d].n_ours : dumps[d].n_lu;
+	for (int d = 0; d < n_dump + n_noncall; d++) {
+		const struct dump *p = d < n_dump ? &dumps[d] : &noncall;
+		unsigned n = p->n_ours > p->n_lu ? p->n_ours : p->n_lu;
 
-		printf("#   mismatch %d in full (ours | libunwind):\n", d + 1);
+		if (d < n_dump)
+			printf("#   mismatch %d in full (ours | libunwind):\n", d + 1);
+		else
+			printf("#   the first pc after no call in full (ours | libunwind, "
+			       "its last frame the one refused):\n");
 		for (unsigned i = 0; i < n; i++) {
-			const struct dump *p = &dumps[d];
 
 			printf("#     %2u %-40s %#14lx | %-40s %#14lx\n", i,
 			       i < p->n_ours ? name_of(p->ours_pc[i], a, sizeof(a)) : "-",
