@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Finding and mapping a module's DWARF: debuginfo.h has the rules. */
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -130,10 +131,12 @@ int cr_dbg_elf(const uint8_t *p, uint64_t len, struct cr_dbgsec sec[CR_DS_N], ch
 	return 0;
 }
 
-/* A file mapped whole, read-only. */
+/* A file mapped whole, read-only, and which file it is. */
 struct mapped {
 	const uint8_t *p;
 	uint64_t len;
+	uint64_t ino;
+	uint32_t dev_major, dev_minor;
 };
 
 static void unmap(struct mapped *mf)
@@ -158,7 +161,7 @@ static int map_file(const char *path, struct mapped *mf)
 	fd = cr_sys_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
 	if (fd < 0)
 		return -CR_ENOINFO;
-	if (cr_sys_statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE, &st) < 0 ||
+	if (cr_sys_statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE | STATX_INO, &st) < 0 ||
 	    !S_ISREG(st.stx_mode) || st.stx_size < sizeof(Elf64_Ehdr) ||
 	    st.stx_size > ((uint64_t)1 << 40)) {
 		cr_sys_close(fd);
@@ -170,6 +173,9 @@ static int map_file(const char *path, struct mapped *mf)
 		return -CR_ENOINFO;
 	mf->p = (const uint8_t *)a;
 	mf->len = st.stx_size;
+	mf->ino = st.stx_ino;
+	mf->dev_major = st.stx_dev_major;
+	mf->dev_minor = st.stx_dev_minor;
 	return 0;
 }
 
@@ -365,8 +371,11 @@ void cr_dbgset_init(struct cr_dbgset *s)
 
 static void image_close(struct cr_dbgimage *im)
 {
-	struct mapped mf = { im->map, im->map_len };
+	struct mapped mf = { im->map, im->map_len, 0, 0, 0 };
 
+	if (im->pfd > 0)
+		cr_sys_close(im->pfd - 1);
+	im->pfd = 0;
 	unmap(&mf);
 	if (im->zmap)
 		cr_sys_munmap(im->zmap, (size_t)im->zlen);
@@ -544,6 +553,62 @@ static int zroom(struct cr_dbgset *s, struct cr_dbgimage *im, const struct cr_db
 	return 0;
 }
 
+/*
+ * The image's file at file offsets, read with pread (the probe of
+ * dwarf/info.h): the few bytes of a unit header read through the mapping
+ * would map the 16 pages around them (the kernel's fault-around), unmapped
+ * again at the end; a lookup that passes by every unit header of a module
+ * of many units paid that for each (docs/performance.md).  The file is
+ * opened again at the probe's first read, by path, and taken only if it is
+ * the one mapped (device, inode, size), and closed again at the end of the
+ * lookup (cr_dbg_probe_end): a process short of descriptors has no more of
+ * them held.  Where it cannot be, the mapping is read.
+ */
+static int probe_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	struct cr_dbgimage *im = m->priv;
+	struct statx st;
+	long r = -EINTR;
+	int fd;
+
+	if (addr > m->hi || len > m->hi - addr)
+		return -CR_EFAULT;
+	if (im->pfd == 0) {
+		im->pfd = -1;	/* until it is the file */
+		fd = cr_sys_open(im->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
+		if (fd >= 0 &&
+		    (cr_sys_statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE | STATX_INO, &st) < 0 ||
+		     !S_ISREG(st.stx_mode) || st.stx_ino != im->ino ||
+		     st.stx_dev_major != im->dev_major || st.stx_dev_minor != im->dev_minor ||
+		     st.stx_size != im->map_len)) {
+			cr_sys_close(fd);
+			fd = -1;
+		}
+		if (fd >= 0)
+			im->pfd = fd + 1;
+	}
+	if (im->pfd < 0)
+		return im->file.read(&im->file, addr, dst, len);
+	for (int i = 0; i < 4; i++) {	/* EINTR: a bounded retry */
+		r = cr_sys_pread(im->pfd - 1, dst, len, addr);
+		if (r != -EINTR)
+			break;
+	}
+	return r == (long)len ? 0 : -CR_EFAULT;
+}
+
+void cr_dbg_probe_end(struct cr_dbgset *s, const struct cr_dbgimage *im)
+{
+	struct cr_dbgimage *m;
+
+	if (im < s->img || im >= s->img + s->n)
+		return;
+	m = &s->img[im - s->img];
+	if (m->pfd > 0)
+		cr_sys_close(m->pfd - 1);
+	m->pfd = 0;
+}
+
 static int image_open(struct cr_dbgset *s, struct cr_dbgimage *im, const struct cr_module *mod)
 {
 	struct cr_dbgsec sec[CR_DS_N];
@@ -573,6 +638,9 @@ static int image_open(struct cr_dbgset *s, struct cr_dbgimage *im, const struct 
 	}
 	im->map = mf.p;
 	im->map_len = mf.len;
+	im->ino = mf.ino;
+	im->dev_major = mf.dev_major;
+	im->dev_minor = mf.dev_minor;
 	im->set = s;
 	cr_mem_buffer(&im->file, 0, mf.p, (size_t)mf.len);
 	if (zroom(s, im, sec, z) < 0)
@@ -580,6 +648,15 @@ static int image_open(struct cr_dbgset *s, struct cr_dbgimage *im, const struct 
 	for (int k = 0; k < CR_DS_N; k++)
 		if (section(im, k, &sec[k], &z[k], &d[k]) < 0)
 			return -CR_ENOINFO;
+	if (d[CR_DS_INFO].mem == &im->file) {
+		/* .debug_info in the file itself: the unit headers a lookup
+		   passes by are read with pread */
+		im->probe.read = probe_read;
+		im->probe.priv = im;
+		im->probe.lo = 0;
+		im->probe.hi = im->map_len;
+		im->src.probe = &im->probe;
+	}
 	im->src.info = d[CR_DS_INFO];
 	im->src.abbrev = d[CR_DS_ABBREV];
 	im->src.aranges = d[CR_DS_ARANGES];

@@ -49,6 +49,10 @@ struct cr_dbgimage {
 	const uint8_t *map;		/* the file, mapped (NULL: none) */
 	uint64_t map_len;
 	struct cr_mem file;		/* over map, at file offsets */
+	uint64_t ino;			/* the file mapped */
+	uint32_t dev_major, dev_minor;
+	struct cr_mem probe;		/* the file read with pread, at file offsets (src.probe) */
+	int pfd;			/* the probe's descriptor + 1; 0: not open; -1: none (the mapping) */
 	uint8_t ztype[CR_DS_N];		/* CR_ELFCOMPRESS_* of a compressed section */
 	struct cr_dbgset *set;		/* whose decoder scratch they use */
 	void *zmap;			/* the inflated sections, each at a 64-byte boundary */
@@ -57,7 +61,7 @@ struct cr_dbgimage {
 	struct cr_dwline_src line;
 	char path[CR_DBG_PATH];		/* the file that has the DWARF ("": none) */
 	/* Last, and set only for a compressed section (the fields above are
-	   cleared when the image is opened: 936 bytes, not the 9.3 KiB with
+	   cleared when the image is opened: 1,016 bytes, not the 9.4 KiB with
 	   these, three pages of the report's static memory touched for each
 	   module, a few microseconds each). */
 	struct cr_mem zmem[CR_DS_N];	/* compressed sections, at offset 0, inflated as far as
@@ -86,6 +90,13 @@ extern struct cr_dbgcfg cr_dbgcfg;
 
 void cr_dbgset_init(struct cr_dbgset *s);
 void cr_dbgset_close(struct cr_dbgset *s);
+
+/*
+ * The end of a lookup that may have read im's unit headers through its
+ * probe (cr_dwinfo_find_cu_span): the descriptor it opened, if any, is
+ * closed.  im: one of s's images.
+ */
+void cr_dbg_probe_end(struct cr_dbgset *s, const struct cr_dbgimage *im);
 
 /*
  * mod's DWARF, found and mapped at its first use in this set.  NULL: none

@@ -719,7 +719,9 @@ static int unit_at(struct cr_symz *z, const struct cr_dbgimage *im, uint64_t a,
 	if (i < z->nspans) {
 		off = z->spans[i].off;
 	} else {
-		if ((ret = cr_dwinfo_find_cu_span(&im->src, a, &off, &lo, &hi)) < 0)
+		ret = cr_dwinfo_find_cu_span(&im->src, a, &off, &lo, &hi);
+		cr_dbg_probe_end(&z->dbg, im);
+		if (ret < 0)
 			return ret;
 		if (z->nspans < UNITS) {
 			z->spans[z->nspans].im = im;

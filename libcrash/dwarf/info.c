@@ -1199,6 +1199,7 @@ int cr_dwinfo_find_cu_span(const struct cr_dwinfo_src *src, uint64_t pc, uint64_
 {
 	const struct cr_dwsect *s = &src->info;
 	uint64_t pos = 0, low, span[2] = { 0, UINT64_MAX };
+	struct cr_dwinfo_src hsrc;
 	struct listed l;
 	struct ctx x;
 	struct die d;
@@ -1219,6 +1220,10 @@ int cr_dwinfo_find_cu_span(const struct cr_dwinfo_src *src, uint64_t pc, uint64_
 		return -CR_ENOINFO;
 	memset(&x, 0, sizeof(x));
 	x.src = src;
+	/* The headers of the units passed by: through the probe if any. */
+	hsrc = *src;
+	if (src->probe)
+		hsrc.info.mem = src->probe;
 	l.pos = src->aranges.lo;
 	l.info = UINT64_MAX;
 	l.off = !sect_ok(&src->aranges);
@@ -1230,7 +1235,7 @@ int cr_dwinfo_find_cu_span(const struct cr_dwinfo_src *src, uint64_t pc, uint64_
 		if (listed_has(src, &l, pos)) {
 			struct cr_cursor c;
 
-			ret = header(src, pos, &x.cu, &c);
+			ret = header(&hsrc, pos, &x.cu, &c);
 			if (ret < 0 && ret != -CR_ENOSYS)
 				return ret;
 			pos = x.cu.end;

@@ -32,6 +32,13 @@ struct cr_dwinfo_src {
 	struct cr_dwsect str;		/* .debug_str: DW_FORM_strp, and strx through... */
 	struct cr_dwsect str_offsets;	/* ...the .debug_str_offsets of DW_FORM_strx* */
 	struct cr_dwsect line_str;	/* .debug_line_str: DW_FORM_line_strp */
+	/*
+	 * NULL, or the memory of .debug_info read another way, for the unit
+	 * headers that cr_dwinfo_find_cu passes by (a few bytes each, scattered
+	 * over the section: a file's mapping would map pages around each; a
+	 * pread does not).  The same addresses and bytes as info.mem.
+	 */
+	const struct cr_mem *probe;
 };
 
 /*

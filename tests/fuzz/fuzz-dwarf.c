@@ -150,7 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	/* Bytes 0-7: the pc and switches; the rest is every section. */
 	cr_mem_buffer(&m, BASE, d + 8, n - 8);
 	s = (struct cr_dwsect){ &m, BASE, BASE + n - 8 };
-	src = (struct cr_dwinfo_src){ s, s, s, s, s, s, s, s, s };
+	src = (struct cr_dwinfo_src){ s, s, s, s, s, s, s, s, s, NULL };
 	if (d[0] & 1)
 		src.aranges.mem = NULL;
 	memcpy(&pc, d, 8);

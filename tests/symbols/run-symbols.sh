@@ -238,6 +238,16 @@ for v in "$CBASE" "$MAIN-c-O0-d4-nopie"; do
 	run_case "$v-abort" "$B/$v/prog" abort 6 full default "$E"
 	run_case "$v-strlen" "$B/$v/prog" strlen 11 full default "$E"
 done
+# A process with only 4 descriptors left to open (symprog's fdsN): the report as complete
+# as with many, every frame's file:line among the checks (the descriptors the report opens,
+# and the symbolizer's probe of unit headers, are never held past their use).  Natively:
+# under qemu-user the emulator's own opens share the table.
+if [ -z "$RUN" ] && have "$CBASE"; then
+	run_case "$CBASE-fds4" "$B/$CBASE/prog" fds4 11 full default "$E"
+	n=$(grep -c ' at [^ ]*:[0-9]*$' "$TMPD/$CBASE-fds4.txt")
+	m=$(grep -c ' at [^ ]*:[0-9]*$' "$TMPD/$CBASE.txt")
+	is "$n" "$m" "$CBASE-fds4: as many frames with a file:line as with descriptors to spare ($m)"
+fi
 # The checker's self-tests (no test that cannot fail), here and below: how many checks a
 # report fails, and a report with one frame line's line number raised by one.
 selffail() { # REPORT: the number of failing checks

@@ -1,9 +1,11 @@
 /* tests/symbols: a C program that crashes several frames deep, through inlined functions
  * (static inline and always_inline here, and from symhdr.h), a shared library (symlib.c) and,
  * by mode, libc.  Modes: deep (the default), qsort (a crash in qsort's callback), abort,
- * strlen (a fault inside libc). */
+ * strlen (a fault inside libc), fdsN (deep with only N descriptors left to open). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include "symhdr.h"
 #include "symlib.h"
 
@@ -74,11 +76,30 @@ NOINLINE static int do_strlen(int v)
 	return (int)strlen(sym_nulls) + v;
 }
 
+/* Every descriptor below 64 in use but the n highest: a process out of descriptors. */
+static void fds_left(int n)
+{
+	struct rlimit rl;
+	int fd, last = -1;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	rl.rlim_cur = 64;
+	if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return;
+	while ((fd = dup(0)) >= 0)
+		last = fd;
+	for (; n > 0 && last > 2; n--)
+		close(last--);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "deep";
 	int r;
 
+	if (!strncmp(mode, "fds", 3))
+		fds_left(atoi(mode + 3));
 	if (!strcmp(mode, "qsort"))
 		r = do_qsort(argc);
 	else if (!strcmp(mode, "abort"))

@@ -538,6 +538,46 @@ static void aranges_listed(void)
 	map();
 }
 
+/* A probe (cr_dwinfo_src.probe) over .debug_info that counts its reads, or fails them. */
+static struct {
+	struct cr_mem m;
+	unsigned reads;
+	int fail;
+} pm;
+
+static int probe_read(const struct cr_mem *m, uint64_t at, void *dst, size_t len)
+{
+	(void)m;
+	pm.reads++;
+	return pm.fail ? -CR_EFAULT : mem[0].read(&mem[0], at, dst, len);
+}
+
+/*
+ * The headers of the units find_cu passes by (those with a .debug_aranges
+ * set) come through the probe, and only those: unit 1's DIE (no set) and an
+ * aranges hit read none.  A probe that cannot read fails the lookup, as an
+ * unreadable .debug_info does.
+ */
+static void probe(void)
+{
+	uint64_t off = 99;
+
+	pm.m = (struct cr_mem){ .read = probe_read, .lo = INFO, .hi = INFO + info.n };
+	pm.reads = 0;
+	pm.fail = 0;
+	src.probe = &pm.m;
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x4155, &off), 0, "probe: find_cu 0x4155 found");
+	tap_is_u64(off, cu1, "   ...unit 1, past unit 0's header");
+	tap_ok(pm.reads == 1, "   ...unit 0's header read through the probe, once");
+	pm.reads = 0;
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x1122, &off), 0, "probe: find_cu 0x1122 found");
+	tap_ok(pm.reads == 0 && off == cu0, "   ...in unit 0 by .debug_aranges: no probe read");
+	pm.fail = 1;
+	tap_is_i64(cr_dwinfo_find_cu(&src, 0x4155, &off), -CR_EFAULT,
+		   "probe that fails: find_cu 0x4155 fails, -CR_EFAULT");
+	src.probe = NULL;
+}
+
 static void units(void)
 {
 	struct cr_dwcu cu;
@@ -576,6 +616,7 @@ static void units(void)
 	tap_is_u64(off, cu1, "find_cu 0x4155: unit 1 (aranges miss: the units' ranges)");
 	tap_is_i64(cr_dwinfo_find_cu(&src, 0x3000, &off), -CR_ENOINFO, "find_cu 0x3000: none");
 	aranges_listed();
+	probe();
 	src.aranges.mem = NULL;
 	tap_is_i64(cr_dwinfo_find_cu(&src, 0x1fff, &off), 0, "no aranges: find_cu 0x1fff found");
 	tap_is_u64(off, cu0, "no aranges: unit 0 by its low_pc/high_pc");
@@ -690,7 +731,7 @@ static void abbrev_first_wins(void)
 
 	cr_mem_buffer(&m, INFO, b, sizeof(b));
 	sect = (struct cr_dwsect){ &m, INFO, INFO + sizeof(b) };
-	s = (struct cr_dwinfo_src){ sect, sect, sect, sect, sect, sect, sect, sect, sect };
+	s = (struct cr_dwinfo_src){ sect, sect, sect, sect, sect, sect, sect, sect, sect, NULL };
 	tap_is_i64(cr_dwinfo_unit(&s, 0, &cu), 0, "code declared twice: the unit");
 	r1 = cr_dwinfo_inlines(&s, &cu, 1, f1, 8, &n1);
 	ab.mem = NULL;
