@@ -66,6 +66,51 @@ void cr_symbest_scan(struct cr_symbest *b, const Elf64_Sym *v, uint64_t n, uint6
  * pcs below the bias (no module is loaded below its bias: none in practice)
  * are given every symbol, as the scan does.
  */
+/*
+ * The loop below for the usual batch, every pc at or above the bias and
+ * fewer than 256 (low 0, the buckets made): the pcs less the bias in rel[],
+ * which ends with a sentinel above every symbol's start, so that the walk
+ * from a symbol's bucket to its first pc needs no bound and a symbol past
+ * the last pc costs one compare: 29 instructions a symbol, was 62 (a
+ * library's 17,213 symbols and 21 pcs under callgrind).
+ */
+static void scan_fast(struct cr_symbest *b, const uint64_t *pcs, unsigned n, const Elf64_Sym *v,
+		      uint64_t cnt, uint64_t bias, uint64_t base, unsigned shift,
+		      const uint8_t first[256])
+{
+	uint64_t rel[257], last;
+
+	for (unsigned i = 0; i < n; i++)
+		rel[i] = pcs[i] - bias;
+	rel[n] = UINT64_MAX;
+	last = rel[n - 1];
+	for (uint64_t j = 0; j < cnt; j++) {
+		const Elf64_Sym *s = &v[j];
+		uint64_t val = s->st_value, size;
+		unsigned type, lo;
+
+		if (val - 1 >= last)
+			continue;	/* 0, or above the last pc */
+		lo = val <= base ? 0 : first[(val - base) >> shift];
+		while (rel[lo] < val)	/* stops at the sentinel: val <= last */
+			lo++;
+		/* Most symbols hold none of the pcs: passed by before their type. */
+		size = s->st_size;
+		if (size ? rel[lo] - val >= size : lo == n)
+			continue;
+		type = ELF64_ST_TYPE(s->st_info);
+		if (s->st_shndx == SHN_UNDEF ||
+		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+		    (!size && type == STT_NOTYPE))
+			continue;
+		for (unsigned i = lo; i < n; i++) {
+			if (size && rel[i] - val >= size)
+				break;
+			consider(&b[i], s, bias, pcs[i]);
+		}
+	}
+}
+
 void cr_symbest_scan_many(struct cr_symbest *b, const uint64_t *pcs, unsigned n,
 			  const Elf64_Sym *v, uint64_t cnt, uint64_t bias)
 {
@@ -86,6 +131,10 @@ void cr_symbest_scan_many(struct cr_symbest *b, const uint64_t *pcs, unsigned n,
 				i++;
 			first[k] = (uint8_t)(i - low);
 		}
+	}
+	if (low == 0 && n > 0 && n < 256) {
+		scan_fast(b, pcs, n, v, cnt, bias, base, shift, first);
+		return;
 	}
 	for (uint64_t j = 0; j < cnt; j++) {
 		const Elf64_Sym *s = &v[j];
