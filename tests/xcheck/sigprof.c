@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "../tap.h"
+#include "arch/scan.h"
 #include "context.h"
 #include "crash-int.h"
 #include "module.h"
@@ -57,7 +58,6 @@ struct dump {
 static struct dump dumps[MAX_DUMP];
 static int n_dump;
 static struct dump noncall;	/* the first such sample's: libunwind's last frame is the one refused */
-static int n_noncall;
 
 static timer_t timer;
 static struct cr_maps maps;	/* loaded once the workload is in place */
@@ -71,62 +71,28 @@ static int executable(uint64_t pc)
 
 /*
  * Whether a caller's pc follows a call instruction, as every return address
- * does.  One place where it does not: libgcc's __builtin_eh_return epilogue
+ * does: the arch's own decoder (cr_host->call_before, the scan engine's,
+ * which takes the function from its start: riscv64 finds instruction
+ * boundaries from there), over the function libunwind's FDE gives.  One
+ * place where it does not: libgcc's __builtin_eh_return epilogue
  * (_Unwind_RaiseException, _Unwind_Resume), between the store of the landing
  * pad's address over the function's own return-address slot and the final
  * ret.  There the CFI restores the landing pad (the target of a jump, after
  * no call) with an sp short of the landing pad's by the stack adjustment the
  * CFI cannot express.  No CFI unwinder is right beyond that frame: libunwind
  * goes on by reading the dead frames below, which holds no frame to check.
- * 0 where the bytes before pc are known to be no call.
+ * 0 where the code before pc is known to end with no call.
  */
-static int after_call(uint64_t pc)
+static int after_call(unw_cursor_t *c, uint64_t pc)
 {
-	const unsigned char *p = (const unsigned char *)(uintptr_t)pc;
+	unw_proc_info_t pi;
 
-	if (!executable(pc - 8))
+	if (!cr_host->call_before || unw_get_proc_info(c, &pi) < 0 || pi.start_ip >= pc ||
+	    pc - pi.start_ip > 2 * CR_SCAN_MAX_INSNS || !executable(pi.start_ip) ||
+	    !executable(pc - 1))
 		return 1;	/* cannot look: not refuted */
-#if defined(__aarch64__)
-	{
-		uint32_t i;
-
-		memcpy(&i, p - 4, 4);
-		return (i & 0xfc000000u) == 0x94000000u ||	/* bl */
-		       (i & 0xfffffc1fu) == 0xd63f0000u ||	/* blr */
-		       (i & 0xfefff800u) == 0xd63f0800u;	/* blraa(z), blrab(z) */
-	}
-#elif defined(__riscv)
-	{
-		uint32_t i;
-		uint16_t h;
-
-		memcpy(&i, p - 4, 4);
-		memcpy(&h, p - 2, 2);
-		/* jal, jalr linking ra or t0; c.jalr */
-		return (((i & 0x7f) == 0x6f || (i & 0x707f) == 0x67) &&
-			(((i >> 7) & 0x1f) == 1 || ((i >> 7) & 0x1f) == 5)) ||
-		       ((h & 0xf07f) == 0x9002 && (h & 0x0f80));
-	}
-#elif defined(__loongarch__)
-	{
-		uint32_t i;
-
-		memcpy(&i, p - 4, 4);
-		return (i >> 26) == 0x15 ||	/* bl */
-		       ((i >> 26) == 0x13 && (i & 0x1f) == 1);	/* jirl ra */
-	}
-#elif defined(__x86_64__)
-	/* call rel32; call r/m (ff /2), 2 to 7 bytes long with its prefixes */
-	if (p[-5] == 0xe8)
-		return 1;
-	for (int k = 2; k <= 7; k++)
-		if (p[-k] == 0xff && ((p[-k + 1] >> 3) & 7) == 2)
-			return 1;
-	return 0;
-#else
-	(void)p;
-	return 1;
-#endif
+	return cr_host->call_before((const uint8_t *)(uintptr_t)pi.start_ip,
+				    (size_t)(pc - pi.start_ip));
 }
 
 static void arm(void)
@@ -138,14 +104,9 @@ static void arm(void)
 	timer_settime(timer, 0, &its, NULL);
 }
 
-static void keep_dump(const struct cr_trace *t, const uint64_t *lu_pc, const uint64_t *lu_sp,
-		      unsigned n_lu)
+static void fill_dump(struct dump *d, const struct cr_trace *t, const uint64_t *lu_pc,
+		      const uint64_t *lu_sp, unsigned n_lu)
 {
-	struct dump *d;
-
-	if (n_dump >= MAX_DUMP)
-		return;
-	d = &dumps[n_dump++];
 	d->n_ours = t->n;
 	d->n_lu = n_lu;
 	for (unsigned i = 0; i < t->n; i++) {
@@ -154,6 +115,13 @@ static void keep_dump(const struct cr_trace *t, const uint64_t *lu_pc, const uin
 	}
 	memcpy(d->lu_pc, lu_pc, n_lu * sizeof(*lu_pc));
 	memcpy(d->lu_sp, lu_sp, n_lu * sizeof(*lu_sp));
+}
+
+static void keep_dump(const struct cr_trace *t, const uint64_t *lu_pc, const uint64_t *lu_sp,
+		      unsigned n_lu)
+{
+	if (n_dump < MAX_DUMP)
+		fill_dump(&dumps[n_dump++], t, lu_pc, lu_sp, n_lu);
 }
 
 static void on_prof(int sig, siginfo_t *si, void *uc)
@@ -200,21 +168,14 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 				ret = -1;
 				break;
 			}
-			if (!exact && !after_call(ip)) {
+			if (!exact && !after_call(&c, ip)) {
 				/* No return address: the eh_return window
 				   (after_call).  We stop there ("no call site"). */
-				if (!lu_noncall++ && n_lu < MAXF) {
-					noncall.n_ours = t.n;
-					for (i = 0; i < t.n; i++) {
-						noncall.ours_pc[i] = f[i].pc;
-						noncall.ours_sp[i] = f[i].sp;
-					}
-					memcpy(noncall.lu_pc, lu_pc, n_lu * sizeof(*lu_pc));
-					memcpy(noncall.lu_sp, lu_sp, n_lu * sizeof(*lu_sp));
+				if (!lu_noncall++) {	/* n_lu < MAXF: room for it */
+					fill_dump(&noncall, &t, lu_pc, lu_sp, n_lu);
 					noncall.lu_pc[n_lu] = ip;
 					noncall.lu_sp[n_lu] = sp;
 					noncall.n_lu = n_lu + 1;
-					n_noncall = 1;
 				}
 				ret = -1;
 				break;
@@ -342,7 +303,7 @@ int main(int argc, char **argv)
 		       name_of(mm[i].ours_pc, a, sizeof(a)), (unsigned long)mm[i].ours_sp,
 		       name_of(mm[i].lu_pc, b, sizeof(b)), (unsigned long)mm[i].lu_sp,
 		       mm[i].n_ours, mm[i].stop, mm[i].n_lu);
-	for (int d = 0; d < n_dump + n_noncall; d++) {
+	for (int d = 0; d < n_dump + (lu_noncall > 0); d++) {
 		const struct dump *p = d < n_dump ? &dumps[d] : &noncall;
 		unsigned n = p->n_ours > p->n_lu ? p->n_ours : p->n_lu;
 
@@ -352,7 +313,6 @@ int main(int argc, char **argv)
 			printf("#   the first pc after no call in full (ours | libunwind, "
 			       "its last frame the one refused):\n");
 		for (unsigned i = 0; i < n; i++) {
-
 			printf("#     %2u %-40s %#14lx | %-40s %#14lx\n", i,
 			       i < p->n_ours ? name_of(p->ours_pc[i], a, sizeof(a)) : "-",
 			       i < p->n_ours ? (unsigned long)p->ours_sp[i] : 0UL,
