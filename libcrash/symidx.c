@@ -56,18 +56,29 @@ void cr_symbest_scan(struct cr_symbest *b, const Elf64_Sym *v, uint64_t n, uint6
 }
 
 /*
- * cr_symbest_scan for several pcs in one pass: consider() is called for each
- * symbol and each pc whose scan would call it, in table order, so each b[i]
- * is what a scan for pcs[i] alone gives.  For a pc at or above the bias the
- * scan passes over the symbols that start above pc - bias (st_value, not
- * the biased start: no wrap-around) or end at or below it; those left are
- * the pcs from the first one at or above the symbol's start (a binary
- * search of the sorted pcs) to its end, or all above an unsized one.  The
- * pcs below the bias (no module is loaded below its bias: none in practice)
- * are given every symbol, as the scan does.
+ * A symbol that may hold pcs[lo..n) (the first of them at or above its
+ * start): consider() for each pc it holds, if it is a candidate.  The
+ * batched scans' common end; most symbols never get here.
  */
+static void fold_from(struct cr_symbest *b, const Elf64_Sym *s, const uint64_t *pcs, unsigned lo,
+		      unsigned n, uint64_t bias)
+{
+	uint64_t val = s->st_value, size = s->st_size;
+	unsigned type = ELF64_ST_TYPE(s->st_info);
+
+	if (s->st_shndx == SHN_UNDEF ||
+	    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+	    (!size && type == STT_NOTYPE))
+		return;
+	for (unsigned i = lo; i < n; i++) {
+		if (size && pcs[i] - bias - val >= size)
+			break;
+		consider(&b[i], s, bias, pcs[i]);
+	}
+}
+
 /*
- * The loop below for the usual batch, every pc at or above the bias and
+ * cr_symbest_scan_many's loop for the usual batch, every pc at or above the bias and
  * fewer than 256 (low 0, the buckets made): the pcs less the bias in rel[],
  * which ends with a sentinel above every symbol's start, so that the walk
  * from a symbol's bucket to its first pc needs no bound and a symbol past
@@ -87,7 +98,7 @@ static void scan_fast(struct cr_symbest *b, const uint64_t *pcs, unsigned n, con
 	for (uint64_t j = 0; j < cnt; j++) {
 		const Elf64_Sym *s = &v[j];
 		uint64_t val = s->st_value, size;
-		unsigned type, lo;
+		unsigned lo;
 
 		if (val - 1 >= last)
 			continue;	/* 0, or above the last pc */
@@ -98,19 +109,21 @@ static void scan_fast(struct cr_symbest *b, const uint64_t *pcs, unsigned n, con
 		size = s->st_size;
 		if (size ? rel[lo] - val >= size : lo == n)
 			continue;
-		type = ELF64_ST_TYPE(s->st_info);
-		if (s->st_shndx == SHN_UNDEF ||
-		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
-		    (!size && type == STT_NOTYPE))
-			continue;
-		for (unsigned i = lo; i < n; i++) {
-			if (size && rel[i] - val >= size)
-				break;
-			consider(&b[i], s, bias, pcs[i]);
-		}
+		fold_from(b, s, pcs, lo, n, bias);
 	}
 }
 
+/*
+ * cr_symbest_scan for several pcs in one pass: consider() is called for each
+ * symbol and each pc whose scan would call it, in table order, so each b[i]
+ * is what a scan for pcs[i] alone gives.  For a pc at or above the bias the
+ * scan passes over the symbols that start above pc - bias (st_value, not
+ * the biased start: no wrap-around) or end at or below it; those left are
+ * the pcs from the first one at or above the symbol's start (a binary
+ * search of the sorted pcs) to its end, or all above an unsized one.  The
+ * pcs below the bias (no module is loaded below its bias: none in practice)
+ * are given every symbol, as the scan does.
+ */
 void cr_symbest_scan_many(struct cr_symbest *b, const uint64_t *pcs, unsigned n,
 			  const Elf64_Sym *v, uint64_t cnt, uint64_t bias)
 {
@@ -138,7 +151,7 @@ void cr_symbest_scan_many(struct cr_symbest *b, const uint64_t *pcs, unsigned n,
 	}
 	for (uint64_t j = 0; j < cnt; j++) {
 		const Elf64_Sym *s = &v[j];
-		unsigned type, lo = low, hi = n;
+		unsigned lo = low, hi = n;
 		uint64_t val = s->st_value;
 
 		for (unsigned i = 0; i < low; i++)
@@ -164,16 +177,7 @@ void cr_symbest_scan_many(struct cr_symbest *b, const uint64_t *pcs, unsigned n,
 		/* Most symbols hold none of the pcs: passed by before their type. */
 		if (lo == n || (s->st_size && pcs[lo] - bias - val >= s->st_size))
 			continue;
-		type = ELF64_ST_TYPE(s->st_info);
-		if (s->st_shndx == SHN_UNDEF ||
-		    (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
-		    (!s->st_size && type == STT_NOTYPE))
-			continue;
-		for (unsigned i = lo; i < n; i++) {
-			if (s->st_size && pcs[i] - bias - val >= s->st_size)
-				break;
-			consider(&b[i], s, bias, pcs[i]);
-		}
+		fold_from(b, s, pcs, lo, n, bias);
 	}
 }
 
