@@ -147,6 +147,20 @@ static void unmap(struct mapped *mf)
 	mf->len = 0;
 }
 
+/* The regular file at path, opened read-only, and what statx says of it (*st): fd or -1. */
+static int open_regular(const char *path, struct statx *st)
+{
+	int fd = cr_sys_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
+
+	if (fd >= 0 && (cr_sys_statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE | STATX_INO,
+				     st) < 0 ||
+			!S_ISREG(st->stx_mode))) {
+		cr_sys_close(fd);
+		fd = -1;
+	}
+	return fd < 0 ? -1 : fd;
+}
+
 /* Map the regular file at path.  0 or -CR_ENOINFO. */
 static int map_file(const char *path, struct mapped *mf)
 {
@@ -156,14 +170,9 @@ static int map_file(const char *path, struct mapped *mf)
 
 	mf->p = NULL;
 	mf->len = 0;
-	if (!path[0])
+	if (!path[0] || (fd = open_regular(path, &st)) < 0)
 		return -CR_ENOINFO;
-	fd = cr_sys_open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
-	if (fd < 0)
-		return -CR_ENOINFO;
-	if (cr_sys_statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE | STATX_INO, &st) < 0 ||
-	    !S_ISREG(st.stx_mode) || st.stx_size < sizeof(Elf64_Ehdr) ||
-	    st.stx_size > ((uint64_t)1 << 40)) {
+	if (st.stx_size < sizeof(Elf64_Ehdr) || st.stx_size > ((uint64_t)1 << 40)) {
 		cr_sys_close(fd);
 		return -CR_ENOINFO;
 	}
@@ -575,16 +584,11 @@ static int probe_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t l
 		return -CR_EFAULT;
 	if (im->pfd == 0) {
 		im->pfd = -1;	/* until it is the file */
-		fd = cr_sys_open(im->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY, 0);
-		if (fd >= 0 &&
-		    (cr_sys_statx(fd, "", AT_EMPTY_PATH, STATX_TYPE | STATX_SIZE | STATX_INO, &st) < 0 ||
-		     !S_ISREG(st.stx_mode) || st.stx_ino != im->ino ||
-		     st.stx_dev_major != im->dev_major || st.stx_dev_minor != im->dev_minor ||
-		     st.stx_size != im->map_len)) {
+		fd = open_regular(im->path, &st);
+		if (fd >= 0 && (st.stx_ino != im->ino || st.stx_dev_major != im->dev_major ||
+				st.stx_dev_minor != im->dev_minor || st.stx_size != im->map_len))
 			cr_sys_close(fd);
-			fd = -1;
-		}
-		if (fd >= 0)
+		else if (fd >= 0)
 			im->pfd = fd + 1;
 	}
 	if (im->pfd < 0)
