@@ -225,6 +225,49 @@ static const uint8_t vliw_prog[] = {
 	0x00, 0x01, 0x01,
 };
 
+/*
+ * Operands at the in-place runner's edges (run_fast): advance_line of three
+ * bytes both ways and of two, the widest file (2^31 - 1) and column
+ * (2^32 - 1) it holds in its register; in two more units, a column of 2^32
+ * and a file of 2^31, where it gives up and run() answers.
+ */
+static const uint8_t wide_hdr[] = {
+	1, 1, 1, 0xfb, 14, 13, STD_LENS,
+	0,				/* no include_directories */
+	'w', '.', 'c', 0, 0, 0, 0,	/* file 1 */
+	0,
+};
+static const uint8_t wide_prog[] = {
+	0x00, 0x09, 0x02, 0x00, 0xa0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* 0xa000 */
+	0x03, 0xc0, 0xcf, 0x24,		/* advance_line 600000 (bit 19 set): line 600001 */
+	0x01,				/* copy: 0xa000 line 600001 */
+	0x02, 0x04,			/* 0xa004 */
+	0x03, 0xa8, 0xb8, 0x5b,		/* advance_line -599000: line 1001 */
+	0x05, 0xff, 0xff, 0xff, 0xff, 0x0f,	/* set_column 2^32 - 1 */
+	0x01,				/* copy: 0xa004 line 1001 */
+	0x02, 0x04,			/* 0xa008 */
+	0x03, 0x98, 0x78,		/* advance_line -1000: line 1 */
+	0x04, 0xff, 0xff, 0xff, 0xff, 0x07,	/* set_file 2^31 - 1 */
+	0x01,				/* copy: 0xa008 line 1 */
+	0x02, 0x04,			/* 0xa00c */
+	0x00, 0x01, 0x01,
+};
+static const uint8_t huge_prog[] = {
+	0x00, 0x09, 0x02, 0x00, 0xb0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* 0xb000 */
+	0x05, 0x80, 0x80, 0x80, 0x80, 0x10,	/* set_column 2^32 */
+	0x01,				/* copy: 0xb000 line 1 */
+	0x02, 0x04,			/* 0xb004 */
+	0x00, 0x01, 0x01,
+};
+static const uint8_t hugefile_prog[] = {
+	0x00, 0x09, 0x02, 0x00, 0xc0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,	/* 0xc000 */
+	0x04, 0x80, 0x80, 0x80, 0x80, 0x08,	/* set_file 2^31 */
+	0x01,				/* copy: 0xc000 */
+	0x02, 0x04,			/* 0xc004 */
+	0x00, 0x01, 0x01,
+};
+
+static uint64_t off_wide, off_huge, off_hugefile;
 static uint64_t off_v4, off_v5, off_v5_64, off_v2, off_v3, off_vliw;
 
 static void build(void)
@@ -236,6 +279,9 @@ static void build(void)
 	off_v2 = unit(2, 0, v2_hdr, sizeof(v2_hdr), v2_prog, sizeof(v2_prog));
 	off_v3 = unit(3, 0, v3_hdr, sizeof(v3_hdr), v3_prog, sizeof(v3_prog));
 	off_vliw = unit(4, 0, vliw_hdr, sizeof(vliw_hdr), vliw_prog, sizeof(vliw_prog));
+	off_wide = unit(4, 0, wide_hdr, sizeof(wide_hdr), wide_prog, sizeof(wide_prog));
+	off_huge = unit(4, 0, wide_hdr, sizeof(wide_hdr), huge_prog, sizeof(huge_prog));
+	off_hugefile = unit(4, 0, wide_hdr, sizeof(wide_hdr), hugefile_prog, sizeof(hugefile_prog));
 	sections(sec, secn);
 }
 
@@ -681,6 +727,70 @@ static void many(const char *what, uint64_t off, uint64_t lo, uint64_t hi)
 	tap_is_u64(bad, 0, name);
 }
 
+/* The wide operands: cr_dwline_find_many's exact rows, in one batch. */
+static void t_wide(void)
+{
+	static const struct {
+		uint64_t off, pc, addr, end, line, column, file;
+	} w[] = {
+		{ 0, 0x9fff, 0, 0, 0, 0, 0 },
+		{ 0, 0xa000, 0xa000, 0xa004, 600001, 0, 1 },
+		{ 0, 0xa003, 0xa000, 0xa004, 600001, 0, 1 },
+		{ 0, 0xa004, 0xa004, 0xa008, 1001, 0xffffffffull, 1 },
+		{ 0, 0xa007, 0xa004, 0xa008, 1001, 0xffffffffull, 1 },
+		{ 0, 0xa008, 0xa008, 0xa00c, 1, 0xffffffffull, 0x7fffffff },
+		{ 0, 0xa00b, 0xa008, 0xa00c, 1, 0xffffffffull, 0x7fffffff },
+		{ 0, 0xa00c, 0, 0, 0, 0, 0 },
+		{ 1, 0xb000, 0xb000, 0xb004, 1, 1ull << 32, 1 },
+		{ 1, 0xb003, 0xb000, 0xb004, 1, 1ull << 32, 1 },
+		{ 1, 0xb004, 0, 0, 0, 0, 0 },
+		{ 2, 0xc000, 0xc000, 0xc004, 1, 0, 1ull << 31 },
+		{ 2, 0xc003, 0xc000, 0xc004, 1, 0, 1ull << 31 },
+		{ 2, 0xc004, 0, 0, 0, 0, 0 },
+	};
+	static const char *const name[] = { "wide", "huge", "hugefile" };
+	const uint64_t off[] = { off_wide, off_huge, off_hugefile };
+
+	for (unsigned u = 0; u < 3; u++) {
+		uint64_t pcs[16];
+		struct cr_dwline_row rows[16];
+		uint8_t found[16];
+		unsigned n = 0, want = 0, bad = 0;
+		int got;
+		char t[96];
+
+		for (unsigned i = 0; i < CR_ARRAY_SIZE(w); i++)
+			if (w[i].off == u)
+				pcs[n++] = w[i].pc;
+		got = cr_dwline_find_many(&src, off[u], pcs, n, rows, found);
+		for (unsigned i = 0, k = 0; i < CR_ARRAY_SIZE(w); i++) {
+			if (w[i].off != u)
+				continue;
+			want += w[i].line != 0;
+			if (found[k] != (w[i].line != 0) ||
+			    (found[k] && (rows[k].addr != w[i].addr || rows[k].end != w[i].end ||
+					  rows[k].line != w[i].line || rows[k].column != w[i].column ||
+					  rows[k].file != w[i].file || rows[k].is_stmt != 1 ||
+					  rows[k].discriminator != 0 || rows[k].version != 4))) {
+				printf("#   pc 0x%" PRIx64 ": found %u addr 0x%" PRIx64 " line %" PRIu64
+				       " column %" PRIu64 " file %" PRIu64 "\n", pcs[k], found[k],
+				       rows[k].addr, rows[k].line, rows[k].column, rows[k].file);
+				bad++;
+			}
+			k++;
+		}
+		snprintf(t, sizeof(t), "%s: find_many: %u rows found", name[u], want);
+		tap_is_i64(got, want, t);
+		snprintf(t, sizeof(t), "%s: find_many: each row exact", name[u]);
+		tap_is_u64(bad, 0, t);
+	}
+	tap_is_i64(cr_dwline_find(&src, off_wide, 0xa005, NULL, &row, NULL, 0), 0, "wide: find");
+	tap_is_u64(row.line, 1001, "wide: find: line 1001 after advance_line -9000");
+	tap_is_i64(cr_dwline_find(&src, off_hugefile, 0xc001, NULL, &row, NULL, 0), 0,
+		   "hugefile: find");
+	tap_is_u64(row.file, 1ull << 31, "hugefile: find: file 2^31");
+}
+
 int main(void)
 {
 	build();
@@ -693,6 +803,10 @@ int main(void)
 	many("v5 64-bit", off_v5_64, 0x5000, 0x5010);
 	many("v2", off_v2, 0x6000, 0x600c);
 	many("vliw", off_vliw, 0x8000, 0x8010);
+	many("wide", off_wide, 0xa000, 0xa00c);
+	many("huge", off_huge, 0xb000, 0xb004);
+	many("hugefile", off_hugefile, 0xc000, 0xc004);
+	t_wide();
 	t_malformed();
 	t_faults();
 	return tap_done();
