@@ -16,11 +16,12 @@
  * (M), and which general register it writes: the ModRM reg field (R), the r/m
  * field in register form (W); B: a byte operation (without REX, registers 4-7
  * are ah..bh, not spl..dil).  X: no size here (invalid in 64-bit mode, a
- * prefix or escape handled before the table, or not modelled).
+ * prefix or escape handled before the table, or not modelled).  S: the
+ * registers it writes have a case of their own (x86_writes_special).
  */
 enum {
 	T_IB = 1, T_IW, T_IZ, T_IV, T_MOFFS, T_ENTER, T_GRP3, T_JZ,	/* bits 0-3 */
-	M = 0x10, R = 0x20, W = 0x40, B = 0x80, X = 0x100,
+	M = 0x10, R = 0x20, W = 0x40, B = 0x80, X = 0x100, S = 0x200,
 	N0 = 0, IB = T_IB, IZ = T_IZ,
 };
 
@@ -33,15 +34,16 @@ static const uint16_t map0[256] = {
 /* 50 */ N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, N0,
 /* 60 */ X, X, X, M|R, X, X, X, X, IZ, M|R|IZ, IB, M|R|IB, N0, N0, N0, N0,
 /* 70 */ IB, IB, IB, IB, IB, IB, IB, IB, IB, IB, IB, IB, IB, IB, IB, IB,
-/* 80 */ M|W|B|IB, M|W|IZ, X, M|W|IB, M|B, M, M|R|W|B, M|R|W, M|W|B, M|W, M|R|B, M|R,
+/* 80 */ M|W|B|IB|S, M|W|IZ|S, X, M|W|IB|S, M|B, M, M|R|W|B, M|R|W, M|W|B, M|W, M|R|B, M|R,
 	 M|W, M|R, M, M|W,
-/* 90 */ N0, N0, N0, N0, N0, N0, N0, N0, N0, N0, X, N0, N0, N0, N0, N0,
+/* 90 */ S, S, S, S, S, S, S, S, N0, N0, X, N0, N0, N0, N0, N0,
 /* a0 */ T_MOFFS, T_MOFFS, T_MOFFS, T_MOFFS, N0, N0, N0, N0, IB, IZ, N0, N0, N0, N0, N0, N0,
-/* b0 */ IB, IB, IB, IB, IB, IB, IB, IB, T_IV, T_IV, T_IV, T_IV, T_IV, T_IV, T_IV, T_IV,
+/* b0 */ IB|S, IB|S, IB|S, IB|S, IB|S, IB|S, IB|S, IB|S, T_IV|S, T_IV|S, T_IV|S, T_IV|S,
+	 T_IV|S, T_IV|S, T_IV|S, T_IV|S,
 /* c0 */ M|W|B|IB, M|W|IB, T_IW, N0, X, X, M|W|B|IB, M|W|IZ, T_ENTER, N0, X, X, N0, IB, X, X,
 /* d0 */ M|W|B, M|W, M|W|B, M|W, X, X, X, N0, M, M, M, M, M, M, M, M,
 /* e0 */ IB, IB, IB, IB, IB, IB, IB, IB, T_JZ, T_JZ, X, IB, N0, N0, N0, N0,
-/* f0 */ X, N0, X, X, N0, N0, M|B|T_GRP3, M|T_GRP3, N0, N0, N0, N0, N0, N0, M|W|B, M,
+/* f0 */ X, N0, X, X, N0, N0, M|B|T_GRP3|S, M|T_GRP3|S, N0, N0, N0, N0, N0, N0, M|W|B, M|S,
 };
 
 static const uint16_t map1[256] = {
@@ -52,20 +54,31 @@ static const uint16_t map1[256] = {
 /* 40 */ M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R, M|R,
 /* 50 */ M|R, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M,
 /* 60 */ M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M,
-/* 70 */ M|IB, M|IB, M|IB, M|IB, M, M, M, N0, X, X, X, X, M, M, M|W, M,
+/* 70 */ M|IB, M|IB, M|IB, M|IB, M, M, M, N0, X, X, X, X, M, M, M|W|S, M,
 /* 80 */ T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ, T_JZ,
 	 T_JZ, T_JZ,
 /* 90 */ M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B, M|W|B,
 	 M|W|B, M|W|B, M|W|B, M|W|B,
-/* a0 */ N0, N0, N0, M, M|W|IB, M|W, X, X, N0, N0, X, M|W, M|W|IB, M|W, M, M|R,
+/* a0 */ N0, N0, N0, M, M|W|IB, M|W, X, X, N0, N0, X, M|W, M|W|IB, M|W, M|S, M|R,
 /* b0 */ M|W|B, M|W, M|R, M|W, M|R, M|R, M|R, M|R, M|R, M, M|W|IB, M|W, M|R, M|R, M|R, M|R,
-/* c0 */ M|R|W|B, M|R|W, M|IB, M, M|IB, M|R|IB, M|IB, M|W, N0, N0, N0, N0, N0, N0, N0, N0,
+/* c0 */ M|R|W|B, M|R|W, M|IB, M, M|IB, M|R|IB, M|IB, M|W, S, S, S, S, S, S, S, S,
 /* d0 */ M, M, M, M, M, M, M, M|R, M, M, M, M, M, M, M, M,
 /* e0 */ M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M,
 /* f0 */ M, M, M, M, M, M, M, M, M, M, M, M, M, M, M, M,
 };
 
 
+
+/*
+ * The legacy prefixes (SDM 2.1.1): their X86_P* bit, P_SEG for the segment
+ * overrides and branch hints (no bit), 0 for any other byte.
+ */
+enum { P_SEG = 0x80 };
+static const uint8_t prefix[256] = {
+	[0x66] = X86_P66, [0x67] = X86_P67, [0xf2] = X86_PF2, [0xf3] = X86_PF3,
+	[0xf0] = X86_PLOCK, [0x2e] = P_SEG, [0x36] = P_SEG, [0x3e] = P_SEG, [0x26] = P_SEG,
+	[0x64] = P_SEG, [0x65] = P_SEG,
+};
 
 /* ModRM, SIB and displacement at p[0] (SDM 2.1.5, tables 2-2 and 2-3; the
    32-bit forms under 67 have the same sizes).  Bytes taken, 0 if truncated. */
@@ -252,22 +265,8 @@ size_t cr_x86_64_insn_len(const uint8_t *p, size_t avail, struct x86_insn *d)
 	d->p = p;
 	if (avail > 15)
 		avail = 15;	/* SDM 2.3.11: longer is #GP */
-	for (; i < avail; i++) {
-		uint8_t c = p[i];
-
-		if (c == 0x66)
-			d->pfx |= X86_P66;
-		else if (c == 0x67)
-			d->pfx |= X86_P67;
-		else if (c == 0xf2)
-			d->pfx |= X86_PF2;
-		else if (c == 0xf3)
-			d->pfx |= X86_PF3;
-		else if (c == 0xf0)
-			d->pfx |= X86_PLOCK;
-		else if (c != 0x2e && c != 0x36 && c != 0x3e && c != 0x26 && c != 0x64 && c != 0x65)
-			break;
-	}
+	for (; i < avail && prefix[p[i]]; i++)
+		d->pfx |= prefix[p[i]] & (uint8_t)~P_SEG;
 	if (i < avail && (p[i] & 0xf0) == 0x40)
 		d->rex = p[i++];	/* 0x40 kept: a REX without bits still selects spl..dil */
 	if (i >= avail)
@@ -322,6 +321,10 @@ size_t cr_x86_64_insn_len(const uint8_t *p, size_t avail, struct x86_insn *d)
 		d->wmask |= (uint16_t)(1u << reg);
 	if ((f & W) && (d->modrm >> 6) == 3 && rm < 16)
 		d->wmask |= (uint16_t)(1u << rm);
-	x86_writes_special(d);
+	/* The cases of their own: the tables' S, and every VEX/EVEX, 0f38
+	   and 0f3a instruction (vex_flags and the constant flags above do not
+	   carry S). */
+	if ((f & S) || d->vex || d->map >= 2)
+		x86_writes_special(d);
 	return d->len;
 }
