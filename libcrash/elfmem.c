@@ -22,6 +22,14 @@ int cr_elf_mem_phdrs(const struct cr_mem *m, uint64_t base, uint64_t *phdr, unsi
 unsigned cr_elf_note_build_id(const struct cr_mem *m, uint64_t addr, uint64_t len, uint8_t *id,
 			      unsigned cap)
 {
+	uint64_t at;
+
+	return cr_elf_note_build_id_at(m, addr, len, id, cap, &at);
+}
+
+unsigned cr_elf_note_build_id_at(const struct cr_mem *m, uint64_t addr, uint64_t len, uint8_t *id,
+				 unsigned cap, uint64_t *at)
+{
 	uint64_t end = addr + len;
 
 	for (int i = 0; i < 64 && addr + 12 <= end; i++) {
@@ -38,8 +46,10 @@ unsigned cr_elf_note_build_id(const struct cr_mem *m, uint64_t addr, uint64_t le
 			return 0;
 		if (nh[2] == NT_GNU_BUILD_ID && nh[0] == 4 && nh[1] > 0 && nh[1] <= cap &&
 		    cr_read(m, name_at, name, 4) == 0 && cr_memeq(name, "GNU", 4) &&
-		    cr_read(m, desc_at, id, nh[1]) == 0)
+		    cr_read(m, desc_at, id, nh[1]) == 0) {
+			*at = desc_at;
 			return nh[1];
+		}
 		addr = next;
 	}
 	return 0;

@@ -13,6 +13,9 @@ int cr_elf_mem_phdrs(const struct cr_mem *m, uint64_t base, uint64_t *phdr, unsi
 /* The GNU build-id in the PT_NOTE segment [addr, addr+len).  Its length, or 0. */
 unsigned cr_elf_note_build_id(const struct cr_mem *m, uint64_t addr, uint64_t len, uint8_t *id,
 			      unsigned cap);
+/* The same, and *at: where the build-id's bytes are (set only if found). */
+unsigned cr_elf_note_build_id_at(const struct cr_mem *m, uint64_t addr, uint64_t len, uint8_t *id,
+				 unsigned cap, uint64_t *at);
 
 /*
  * A module's dynamic symbol table, from its .dynamic at dyn (load bias bias,

@@ -54,9 +54,9 @@ int cr_module_from_phdrs(const struct cr_mem *m, uint64_t bias, uint64_t phdr, u
 			break;
 		case PT_NOTE:
 			if (!mod->build_id_len)
-				mod->build_id_len = (uint8_t)cr_elf_note_build_id(
+				mod->build_id_len = (uint8_t)cr_elf_note_build_id_at(
 					m, bias + ph.p_vaddr, ph.p_memsz, mod->build_id,
-					sizeof(mod->build_id));
+					sizeof(mod->build_id), &mod->build_id_at);
 			break;
 		}
 	}
@@ -221,9 +221,27 @@ static int exe_phdrs(uint64_t *phdr, unsigned *phnum)
 }
 
 /*
+ * Is the module in memory still the one mod describes?  Its build-id's bytes,
+ * where mod found them, are the same.  A library unloaded and another loaded
+ * at the same base often gets the same link_map entry too (the loader's
+ * allocator hands the freed one out again): the slots' key cannot tell them
+ * apart, the build-id can (tests/unit/t-recall: twins of the same layout, the
+ * second with the first one's entry and base).  A module without a build-id
+ * is not served from the slots.
+ */
+static int still_same(const struct cr_mem *m, const struct cr_module *mod)
+{
+	uint8_t id[sizeof(mod->build_id)];
+
+	return mod->build_id_len && mod->build_id_len <= sizeof(id) &&
+	       cr_read(m, mod->build_id_at, id, mod->build_id_len) == 0 &&
+	       cr_memeq(id, mod->build_id, mod->build_id_len);
+}
+
+/*
  * A module from its link_map entry: the ELF header sits at the lowest PT_LOAD.
- * Parsed once, then served from the slots above (keyed by entry and base: an
- * unloaded library's entry is not reused for another at the same base).
+ * Parsed once, then served from the slots above (keyed by entry and base,
+ * and checked by build-id: still_same).
  */
 static int from_link_map(const struct cr_mem *m, uint64_t lm, uint64_t base, uint64_t pc,
 			 struct cr_module *out)
@@ -234,7 +252,7 @@ static int from_link_map(const struct cr_mem *m, uint64_t lm, uint64_t base, uin
 	unsigned phnum;
 	int ret;
 
-	if (rt_get(key, out) == 0)
+	if (rt_get(key, out) == 0 && still_same(m, out))
 		return pc >= out->lo && pc < out->hi ? 0 : -CR_ENOINFO;
 	if (cr_read(m, lm, &l, sizeof(l)) < 0)
 		return -CR_EFAULT;
@@ -253,7 +271,8 @@ static int from_link_map(const struct cr_mem *m, uint64_t lm, uint64_t base, uin
 	read_str(m, (uintptr_t)l.l_name, out->path, sizeof(out->path));
 	if (!out->path[0] && lm == (uintptr_t)_r_debug.r_map)
 		cr_exe_path(out->path, sizeof(out->path), 0);	/* the executable */
-	rt_put(key, out);
+	if (out->build_id_len)
+		rt_put(key, out);
 	return pc >= out->lo && pc < out->hi ? 0 : -CR_ENOINFO;
 }
 

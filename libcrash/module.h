@@ -20,6 +20,7 @@ struct cr_module {
 	uint16_t phnum;
 	uint8_t build_id_len;		/* 0: none */
 	uint8_t build_id[32];
+	uint64_t build_id_at;		/* where its bytes are in memory (build_id_len > 0) */
 	char path[256];			/* "" if unknown */
 };
 

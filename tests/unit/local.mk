@@ -55,7 +55,8 @@ include tests/unit/demangle.mk
 tests_unit_t_recall_CFLAGS = $(AM_CFLAGS) -fno-omit-frame-pointer
 tests_unit_t_recall_LDFLAGS = -no-install -Wl,-z,now
 tests_unit_t_recall_LDADD = libcrash.la -ldl -lpthread
-tests_unit_t_recall_DEPENDENCIES = libcrash.la tests/unit/librecall-a.so tests/unit/librecall-b.so
+tests_unit_t_recall_DEPENDENCIES = libcrash.la tests/unit/librecall-a.so tests/unit/librecall-b.so \
+	tests/unit/librecall-scan-a.so tests/unit/librecall-scan-b.so
 tests/unit/librecall-a.so: $(srcdir)/tests/recall/mod.c
 	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fno-omit-frame-pointer -fPIC -shared \
 		-DRECALL_PAD=1 -o $@ $<
@@ -63,12 +64,23 @@ tests/unit/librecall-b.so: $(srcdir)/tests/recall/mod.c
 	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fno-omit-frame-pointer -fPIC -shared \
 		-DRECALL_PAD=8 -o $@ $<
 CLEANFILES += tests/unit/librecall-a.so tests/unit/librecall-b.so
+# Twins without unwind tables, of the same layout, with frames of 8 and 40
+# bytes, loaded in turn at the same base: what the module table (t-modmem) and
+# the scan engine's cached rows (t-recall) know of one must not serve the other.
+SCANMOD_FLAGS = -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables \
+	-fPIC -shared
+tests/unit/librecall-scan-a.so: $(srcdir)/tests/recall/scanmod.c
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) $(SCANMOD_FLAGS) -DSCAN_PAD=8 -o $@ $<
+tests/unit/librecall-scan-b.so: $(srcdir)/tests/recall/scanmod.c
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) $(SCANMOD_FLAGS) -DSCAN_PAD=40 -o $@ $<
+CLEANFILES += tests/unit/librecall-scan-a.so tests/unit/librecall-scan-b.so
 # Module memory proven once (libcrash/modmem.c): the two modules above and one
 # whose segments are 64 KiB apart (holes the loader makes PROT_NONE), with and
 # without 12 KiB more code (the same span, more readable pages of text).
 tests_unit_t_modmem_LDADD = $(LDADD) -ldl
 tests_unit_t_modmem_DEPENDENCIES = $(UNIT_LDADD) tests/unit/librecall-a.so \
-	tests/unit/librecall-b.so tests/unit/libmodmem-holes.so tests/unit/libmodmem-big.so
+	tests/unit/librecall-b.so tests/unit/libmodmem-holes.so tests/unit/libmodmem-big.so \
+	tests/unit/librecall-scan-a.so tests/unit/librecall-scan-b.so
 tests/unit/libmodmem-holes.so: $(srcdir)/tests/recall/mod.c
 	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fPIC -shared -DRECALL_PAD=8 \
 		-Wl,-z,max-page-size=0x10000 -Wl,-z,separate-code -o $@ $<
@@ -76,4 +88,4 @@ tests/unit/libmodmem-big.so: $(srcdir)/tests/recall/mod.c
 	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fPIC -shared -DRECALL_PAD=8 \
 		-DMODMEM_BIG -Wl,-z,max-page-size=0x10000 -Wl,-z,separate-code -o $@ $<
 CLEANFILES += tests/unit/libmodmem-holes.so tests/unit/libmodmem-big.so
-EXTRA_DIST += tests/recall/mod.c
+EXTRA_DIST += tests/recall/mod.c tests/recall/scanmod.c

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "mem.h"
 #include "modmem.h"
+#include "module.h"
 #include "../tap.h"
 
 #define K 4096ull
@@ -169,6 +170,58 @@ static int one(const char *name, int *holes)
 	return ok;
 }
 
+/*
+ * The module table's slots (module.c) after an unload: twins of the same
+ * layout loaded in turn, where the loader mostly hands out the same base and
+ * the same link_map entry again.  Each lookup must describe the module
+ * loaded now: its path and its build-id, not the one before's.
+ */
+static int twins(void)
+{
+	uint8_t id[2][32];
+	unsigned idlen[2] = { 0, 0 };
+	int ok = 1, reused = 0;
+	uintptr_t last_lm = 0, last_base = 0;
+
+	for (int k = 0; k < 6; k++) {
+		const char *name = k & 1 ? "librecall-scan-b.so" : "librecall-scan-a.so";
+		char path[4200];
+		struct dl_find_object fo;
+		struct cr_module mod;
+		void *h, *sym;
+		size_t n = strlen(name), pn;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+			return fprintf(stderr, "# %s\n", dlerror()), 0;
+		sym = dlsym(h, "scan_chain");
+		if (!sym || _dl_find_object(sym, &fo) != 0 ||
+		    cr_module_find(&cr_mem_self, (uintptr_t)sym, &mod) < 0) {
+			dlclose(h);
+			return 0;
+		}
+		reused += (uintptr_t)fo.dlfo_link_map == last_lm &&
+			  (uintptr_t)fo.dlfo_map_start == last_base;
+		last_lm = (uintptr_t)fo.dlfo_link_map;
+		last_base = (uintptr_t)fo.dlfo_map_start;
+		pn = strlen(mod.path);
+		if (pn < n || strcmp(mod.path + pn - n, name) != 0 || !mod.build_id_len) {
+			fprintf(stderr, "# %s: the module table says %s\n", name, mod.path);
+			ok = 0;
+		} else if (k < 2) {
+			idlen[k] = mod.build_id_len;
+			memcpy(id[k], mod.build_id, mod.build_id_len);
+		} else if (mod.build_id_len != idlen[k & 1] ||
+			   memcmp(mod.build_id, id[k & 1], idlen[k & 1]) != 0) {
+			fprintf(stderr, "# %s: another build-id\n", name);
+			ok = 0;
+		}
+		dlclose(h);
+	}
+	fprintf(stderr, "# %d of 6 loads with the previous one's link_map entry and base\n", reused);
+	return ok && (idlen[0] != idlen[1] || memcmp(id[0], id[1], idlen[0]) != 0);
+}
+
 static void live(const char *argv0)
 {
 	static const char *const libs[] = { "libmodmem-big.so", "libmodmem-holes.so",
@@ -209,6 +262,8 @@ static void live(const char *argv0)
 		   "fault");
 	tap_ok(holes > 0, "the modules had pages that are not readable");
 	fprintf(stderr, "# %d of 12 loads at the previous one's address\n", same_addr);
+	tap_ok(twins(), "twins loaded in turn at the same base: each lookup gives the module "
+			"loaded now (path, build-id)");
 	cr_modmem_reset(0);
 	tap_ok(cr_modmem_find((uintptr_t)pure, 1, &lo, &hi, &cr_mem_self) == 0, "nothing claimed when told not to");
 	cr_modmem_reset(1);
