@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Engine scan: decode the prologue from the function start to pc. */
 #include <elf.h>
+#include <string.h>
 
 #include "cfi/cfi.h"
 #include "module.h"
@@ -53,6 +54,46 @@ static __attribute__((noinline)) int find_function(struct cr_walk *w, uint64_t p
 	*start = sym.start;
 	*size = sym.size;
 	return 0;
+}
+
+/*
+ * The row cache (cfi/cache.h) keeps scan's answers too, for live walks
+ * (crash_backtrace*: a profiler's repeated captures), under keys of their own:
+ * a row decoded for a pc (a caller's, or an exact pc's), and whether a
+ * return address follows a call (cr_scan_confirm).  Both are functions of
+ * the module's code alone (and of its symbols and FDE ranges, which give the
+ * function's start), and code does not change while a module is loaded.  A
+ * module is known by its start, its .eh_frame_hdr and a hash of its build-id:
+ * scan's modules mostly have no .eh_frame_hdr, so the build-id is what tells
+ * one library from the next loaded at the same address (tests/unit/t-recall);
+ * a module without one is decoded every time.  Bit 63 set: never a CFI row's
+ * key (cr_module_key: a user address, and .eh_frame_hdr's shifted by one,
+ * are below 2^62 on every arch here); bits 61-62: which answer.
+ */
+enum { SCAN_CALLER, SCAN_EXACT, SCAN_CONFIRM };
+
+static uint64_t build_id_hash(const struct cr_module *mod)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a, 64-bit */
+
+	for (unsigned i = 0; i < mod->build_id_len && i < sizeof(mod->build_id); i++)
+		h = (h ^ mod->build_id[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The key of pc's module for what, when the walk caches (live walks); 0: none. */
+static uint64_t key_at(struct cr_walk *w, uint64_t pc, unsigned what)
+{
+	const struct cr_module *mod;
+
+	if (!w->cache || cr_walk_module(w, pc, &mod) < 0 || !mod->build_id_len)
+		return 0;
+	if (!w->scan_h_ok) {	/* once per module the walk enters */
+		w->scan_h = build_id_hash(mod);
+		w->scan_h_ok = 1;
+	}
+	return 1ull << 63 | (uint64_t)what << 61 |
+	       ((cr_module_key(mod) ^ w->scan_h) & ((1ull << 61) - 1));
 }
 
 /*
@@ -152,19 +193,31 @@ static int call_before(struct cr_walk *w, uint64_t start, uint64_t pc)
 
 int cr_scan_confirm(struct cr_walk *w, const struct cr_regs *out)
 {
-	uint64_t pc = out->pc, start, size;
+	uint64_t pc = out->pc, start, size, key;
+	struct cr_crow c;
+	int ok;
 
 	/* pc - 1: the call may be its function's last instruction (DWARF5 6.4.4). */
-	if (!w->arch->call_before || pc == 0 ||
-	    cr_scan_function(w, pc - 1, &start, &size) < 0 || !size || pc - start > size)
+	if (!w->arch->call_before || pc == 0)
 		return 0;
-	return call_before(w, start, pc);
+	/* Cached as a row that holds the answer in cfa_off (its key says so). */
+	key = key_at(w, pc - 1, SCAN_CONFIRM);
+	if (key && cr_cache_get(pc, key, &c) == 0)
+		return c.cfa_off == 1;
+	ok = cr_scan_function(w, pc - 1, &start, &size) == 0 && size && pc - start <= size &&
+	     call_before(w, start, pc);
+	if (key) {
+		memset(&c, 0, sizeof(c));
+		c.cfa_off = ok;
+		cr_cache_put(pc, key, &c);
+	}
+	return ok;
 }
 
 int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *out)
 {
 	const struct cr_arch *a = w->arch;
-	uint64_t pc = w->exact ? in->pc : in->pc - 1, start, size;
+	uint64_t pc = w->exact ? in->pc : in->pc - 1, start, size, key;
 	struct cr_crow crow;
 	struct cr_row row;
 	int ret;
@@ -172,6 +225,14 @@ int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 	w->step.err_addr = pc;
 	if (!a->scan)
 		return -CR_ENOSYS;
+	/* A row decoded before for this pc (the real one: decoding stops
+	   there) and exactness; only rows that compacted, of functions that
+	   are not the entry point, are kept. */
+	key = key_at(w, pc, w->exact ? SCAN_EXACT : SCAN_CALLER);
+	if (key && cr_cache_get(in->pc, key, &crow) == 0) {
+		w->step.err_addr = 0;
+		return cr_crow_apply(&crow, w->mem, a, in, out);
+	}
 	if ((ret = cr_scan_function(w, pc, &start, &size)) < 0)
 		return ret;
 	if (is_entry(w, start)) {
@@ -187,7 +248,10 @@ int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 	/* The compact row's executor visits only the saved registers (a row
 	   decoded from a prologue has no expression): cr_row_apply's result
 	   (t-crow), without its pass over every column. */
-	if (cr_row_compact(&row, a, &crow) == 0)
+	if (cr_row_compact(&row, a, &crow) == 0) {
+		if (key)
+			cr_cache_put(in->pc, key, &crow);
 		return cr_crow_apply(&crow, w->mem, a, in, out);
+	}
 	return cr_row_apply(&row, w->mem, a, in, out);
 }

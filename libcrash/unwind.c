@@ -47,6 +47,7 @@ int cr_walk_module(struct cr_walk *w, uint64_t pc, const struct cr_module **out)
 {
 	if (!w->mod_ok || pc < w->mod.lo || pc >= w->mod.hi) {
 		w->mod_ok = 0;
+		w->scan_h_ok = 0;
 		if (!w->find_module || w->find_module(w, pc, &w->mod) < 0)
 			return -CR_ENOINFO;
 		w->mod_ok = 1;

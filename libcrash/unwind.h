@@ -57,6 +57,9 @@ struct cr_walk {
 	/* The module of the last lookup: consecutive frames mostly share one. */
 	struct cr_module mod;
 	uint8_t mod_ok;
+	uint8_t scan_h_ok;		/* scan.c: scan_h is mod's build-id hash (cleared
+					   whenever mod is looked up again) */
+	uint64_t scan_h;
 	/* Walks without the row cache (cache 0): the last rows decoded, so that
 	   recursion decodes its frame once.  NULL: none. */
 	struct cr_lastrows *lastrows;

@@ -115,6 +115,7 @@ static int check(void *arg)
 		ok &= same(CRASH_ENGINE_CFI);
 		ok &= same(-1);
 		ok &= same_fp();
+		ok &= same(CRASH_ENGINE_SCAN);
 	}
 	if (!ok)
 		__atomic_fetch_add(&bad, 1, __ATOMIC_RELAXED);
@@ -136,6 +137,71 @@ static int through_module(int k, int depth)
 	r = fn ? fn(depth, check, NULL) : 0;
 	dlclose(h);
 	return r;
+}
+
+/*
+ * The scan engine's cached rows (libcrash/scan.c): through a module without
+ * unwind tables, then through its twin loaded at the same address, whose
+ * return addresses are the same but whose frames are larger.  Each capture,
+ * cold and warm, must give the return addresses the module's functions
+ * recorded (scanmod.c); a row kept from the first twin would read the second
+ * one's return addresses from the wrong slots.
+ */
+static void *scan_ra[2][16];
+static int scan_bad, scan_twin;
+
+__attribute__((noinline)) static int scan_check(void *const *ra, int n)
+{
+	void *buf[MAXF];
+
+	for (int i = 0; i < n && i < 16; i++)
+		scan_ra[scan_twin][i] = ra[i];
+	for (int k = 0; k < 2; k++) {	/* decoded, then from the cache */
+		/* buf[0]: here; buf[1]: in scan_step(0), at its call of us; then
+		   scan_step's own return addresses, ra[0] up to ra[n - 1]. */
+		int got = crash_backtrace_with(CRASH_ENGINE_SCAN, buf, MAXF);
+
+		if (got < n + 2 || memcmp(buf + 2, ra, (size_t)n * sizeof(void *)) != 0) {
+			printf("# scan twin %c, capture %d: %d frames\n", 'a' + scan_twin, k, got);
+			for (int i = 0; i < got && i < n + 2; i++) {
+				Dl_info di;
+
+				printf("#   frame %d %p (%s), want %p\n", i, buf[i],
+				       dladdr(buf[i], &di) && di.dli_fname ? di.dli_fname : "?",
+				       i >= 2 ? ra[i - 2] : NULL);
+			}
+			scan_bad++;
+		}
+	}
+	__asm__ volatile("" ::: "memory");
+	return 0;
+}
+
+static int scan_twins(void)
+{
+	void *base[2] = { NULL, NULL };
+
+	for (int t = 0; t < 4; t++) {
+		char path[4200];
+		Dl_info info;
+		void *h;
+		int (*fn)(int (*)(void *const *, int));
+
+		scan_twin = t & 1;
+		snprintf(path, sizeof(path), "%s/librecall-scan-%c.so", dir, 'a' + scan_twin);
+		if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+			return fprintf(stderr, "# %s\n", dlerror()), 0;
+		fn = (int (*)(int (*)(void *const *, int)))(uintptr_t)dlsym(h, "scan_chain");
+		if (!fn || !dladdr((void *)(uintptr_t)fn, &info))
+			return dlclose(h), 0;
+		base[scan_twin] = info.dli_fbase;
+		fn(scan_check);
+		dlclose(h);
+	}
+	/* What makes the test: the same address, the same return addresses. */
+	tap_ok(base[0] == base[1] && memcmp(scan_ra[0], scan_ra[1], sizeof(scan_ra[0])) == 0,
+	       "the scan twins at the same address, their return addresses the same");
+	return scan_bad == 0;
 }
 
 /*
@@ -450,6 +516,8 @@ int main(int argc, char **argv)
 	tap_ok(forks, "captures in forked children, with a module and a thread");
 	tap_is_i64(layout_bad, 0, "every thread's static TLS inside its stack, above its frames");
 	tap_is_i64(bad, 0, "no capture differed from glibc backtrace()");
+	tap_ok(scan_twins(), "scan: the return addresses of a module and of its twin loaded "
+			     "at the same address, decoded and cached");
 
 	{
 		int q = have_query(), k, ok;
