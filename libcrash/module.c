@@ -241,10 +241,14 @@ static int still_same(const struct cr_mem *m, const struct cr_module *mod)
 /*
  * A module from its link_map entry: the ELF header sits at the lowest PT_LOAD.
  * Parsed once, then served from the slots above (keyed by entry and base,
- * and checked by build-id: still_same).
+ * and checked by build-id: still_same).  walk: the link map walk's question
+ * of each entry in turn, "is pc in yours?": a slot whose module does not
+ * hold pc answers no without the check (a read a module, for every address
+ * a report's maps dump looks up), where a replaced module bigger than the
+ * slot's would be missed (_dl_find_object, asked first, knows it anyway).
  */
 static int from_link_map(const struct cr_mem *m, uint64_t lm, uint64_t base, uint64_t pc,
-			 struct cr_module *out)
+			 struct cr_module *out, int walk)
 {
 	uint64_t key = lm ^ (base << 1) ^ 0x6c63;
 	struct link_map l;
@@ -252,8 +256,14 @@ static int from_link_map(const struct cr_mem *m, uint64_t lm, uint64_t base, uin
 	unsigned phnum;
 	int ret;
 
-	if (rt_get(key, out) == 0 && still_same(m, out))
-		return pc >= out->lo && pc < out->hi ? 0 : -CR_ENOINFO;
+	if (rt_get(key, out) == 0) {
+		int in = pc >= out->lo && pc < out->hi;
+
+		if (walk && !in)
+			return -CR_ENOINFO;
+		if (still_same(m, out))
+			return in ? 0 : -CR_ENOINFO;
+	}
 	if (cr_read(m, lm, &l, sizeof(l)) < 0)
 		return -CR_EFAULT;
 	if (!base)
@@ -289,7 +299,7 @@ int cr_module_find_rdebug(const struct cr_mem *m, uint64_t pc, struct cr_module 
 			return -CR_EFAULT;
 		/* l_addr 0: a non-PIE executable (the first entry), else nothing
 		   mapped (the loader's placeholders). */
-		if ((l.l_addr || i == 0) && from_link_map(m, lm, 0, pc, out) == 0)
+		if ((l.l_addr || i == 0) && from_link_map(m, lm, 0, pc, out, 1) == 0)
 			return 0;
 		lm = (uintptr_t)l.l_next;
 	}
@@ -340,7 +350,7 @@ static int find_dlfo(const struct cr_mem *m, uint64_t pc, struct cr_module *out)
 	if (_dl_find_object((void *)(uintptr_t)pc, &fo) != 0 || !fo.dlfo_link_map)
 		return -CR_ENOINFO;
 	return from_link_map(m, (uintptr_t)fo.dlfo_link_map, (uintptr_t)fo.dlfo_map_start, pc,
-			     out) < 0 ? -CR_ENOINFO : 0;
+			     out, 0) < 0 ? -CR_ENOINFO : 0;
 }
 #else
 int cr_module_quick(uint64_t pc, struct cr_module *out)
