@@ -64,7 +64,7 @@ tests/unit/librecall-b.so: $(srcdir)/tests/recall/mod.c
 	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fno-omit-frame-pointer -fPIC -shared \
 		-DRECALL_PAD=8 -o $@ $<
 CLEANFILES += tests/unit/librecall-a.so tests/unit/librecall-b.so
-# Twins without unwind tables, of the same layout, with frames of 8 and 40
+# Twins without unwind tables, of the same layout, with frames of 16 and 40
 # bytes, loaded in turn at the same base: what the module table (t-modmem) and
 # the scan engine's cached rows (t-recall) know of one must not serve the other.
 # Not with the build's CFLAGS: a sanitizer's code in their prologues would
@@ -72,7 +72,7 @@ CLEANFILES += tests/unit/librecall-a.so tests/unit/librecall-b.so
 SCANMOD_FLAGS = -g -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables \
 	-fPIC -shared
 tests/unit/librecall-scan-a.so: $(srcdir)/tests/recall/scanmod.c
-	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(SCANMOD_FLAGS) -DSCAN_PAD=8 -o $@ $<
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(SCANMOD_FLAGS) -DSCAN_PAD=16 -o $@ $<
 tests/unit/librecall-scan-b.so: $(srcdir)/tests/recall/scanmod.c
 	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(SCANMOD_FLAGS) -DSCAN_PAD=40 -o $@ $<
 CLEANFILES += tests/unit/librecall-scan-a.so tests/unit/librecall-scan-b.so
