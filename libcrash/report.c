@@ -600,6 +600,9 @@ struct cr_symz {
 	struct cr_sym ssym[SYMS];
 	struct cr_module mods[CR_SYMFILES];
 	struct cr_symbest swork[3 * SYM_BATCH];
+	/* chains_by_unit's order of the lookups (not on the handler's stack) */
+	uint64_t ukey[SYMS];
+	uint16_t uord[SYMS];
 };
 static struct cr_symz symz_store;
 
@@ -1230,8 +1233,8 @@ static void spans_batch(struct cr_symz *z)
  */
 static void chains_by_unit(struct cr_symz *z)
 {
-	uint64_t key[SYMS];
-	uint16_t ord[SYMS];
+	uint64_t *key = z->ukey;
+	uint16_t *ord = z->uord;
 	unsigned n = 0, room = CHAINS - z->ncache;
 
 	for (unsigned i = 0; i < z->nsyms && n < room; i++) {
