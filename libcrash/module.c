@@ -225,7 +225,7 @@ static int exe_phdrs(uint64_t *phdr, unsigned *phnum)
  * where mod found them, are the same.  A library unloaded and another loaded
  * at the same base often gets the same link_map entry too (the loader's
  * allocator hands the freed one out again): the slots' key cannot tell them
- * apart, the build-id can (tests/unit/t-recall: twins of the same layout, the
+ * apart, the build-id can (tests/unit/t-modmem: twins of the same layout, the
  * second with the first one's entry and base).  A module without a build-id
  * is not served from the slots.
  */

@@ -709,6 +709,18 @@ static const struct cr_dwframe *chain_frames(const struct cr_symz *z, const stru
  * cr_dwinfo_find_cu and cr_dwinfo_unit give, from what earlier frames found
  * (the same answers: a span is where find_cu answers the same).
  */
+/* The unit of a kept span that holds a (module-relative, in im): 0 and *off, or -1. */
+static int span_of(const struct cr_symz *z, const struct cr_dbgimage *im, uint64_t a,
+		   uint64_t *off)
+{
+	for (unsigned i = 0; i < z->nspans; i++)
+		if (z->spans[i].im == im && a >= z->spans[i].lo && a < z->spans[i].hi) {
+			*off = z->spans[i].off;
+			return 0;
+		}
+	return -1;
+}
+
 static int unit_at(struct cr_symz *z, const struct cr_dbgimage *im, uint64_t a,
 		   struct cr_dwcu *cu)
 {
@@ -716,12 +728,7 @@ static int unit_at(struct cr_symz *z, const struct cr_dbgimage *im, uint64_t a,
 	unsigned i;
 	int ret;
 
-	for (i = 0; i < z->nspans; i++)
-		if (z->spans[i].im == im && a >= z->spans[i].lo && a < z->spans[i].hi)
-			break;
-	if (i < z->nspans) {
-		off = z->spans[i].off;
-	} else {
+	if (span_of(z, im, a, &off) < 0) {
 		ret = cr_dwinfo_find_cu_span(&im->src, a, &off, &lo, &hi);
 		cr_dbg_probe_end(&z->dbg, im);
 		if (ret < 0)
@@ -1240,17 +1247,9 @@ static void chains_by_unit(struct cr_symz *z)
 	for (unsigned i = 0; i < z->nsyms && n < room; i++) {
 		const struct cr_module *mod = &z->mods[z->sfm[i]];
 		const struct cr_dbgimage *im = cr_dbg_image(&z->dbg, mod);
-		uint64_t a = z->spc[i] - mod->bias;
-		unsigned j = 0;
 
-		if (!im)
+		if (!im || span_of(z, im, z->spc[i] - mod->bias, &key[n]) < 0)
 			continue;
-		for (; j < z->nspans; j++)
-			if (z->spans[j].im == im && z->spans[j].lo <= a && a < z->spans[j].hi)
-				break;
-		if (j == z->nspans)
-			continue;
-		key[n] = z->spans[j].off;
 		ord[n++] = (uint16_t)i;
 	}
 	/* By module (z->spc's order), unit, then pc from the highest: the
