@@ -13,8 +13,12 @@
  * frame or would misread a stub.
  * - auto: cfi first (glibc's trampolines have 'S' FDEs, so the byte check of
  *   every pc for a trampoline is only needed where CFI has none); before it,
- *   generated code (jit: fp would skip its caller); fp, with its frame-#00
- *   rule (leaf) before it; scan last.
+ *   generated code (jit: fp would skip its caller); then, where no FDE
+ *   covers pc, scan before fp: a function with a known start is read by its
+ *   own prologue (one without a frame pointer leaves in fp an ancestor's
+ *   record, and fp would skip the frames between), and fp takes what scan
+ *   cannot (no function start, more than SCAN_MAX bytes in, code it cannot
+ *   follow); leaf, on link-register arches, before both.
  * - cfi: cfi, then the trampolines without CFI.
  * - fp, scan: the trampolines, then the engine.
  * Before any policy's steps, frame #00 with its pc in no executable mapping
@@ -23,7 +27,7 @@
 static const struct cr_policy policies[] = {
 	[CRASH_ENGINE_AUTO] = { "auto", 1, 8,
 				{ CR_STEP_JIT, CR_STEP_CFI, CR_STEP_SIG, CR_STEP_ENTRY, CR_STEP_STUB,
-				  CR_STEP_LEAF, CR_STEP_FP, CR_STEP_SCAN } },
+				  CR_STEP_LEAF, CR_STEP_SCAN, CR_STEP_FP } },
 	[CRASH_ENGINE_FP] = { "fp", 0, 4, { CR_STEP_SIG, CR_STEP_STUB, CR_STEP_LEAF, CR_STEP_FP } },
 	[CRASH_ENGINE_CFI] = { "cfi", 1, 4, { CR_STEP_CFI, CR_STEP_SIG, CR_STEP_ENTRY, CR_STEP_STUB } },
 	[CRASH_ENGINE_SCAN] = { "scan", 0, 3, { CR_STEP_SIG, CR_STEP_STUB, CR_STEP_SCAN } },

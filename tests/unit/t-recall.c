@@ -155,13 +155,19 @@ __attribute__((noinline)) static int scan_check(void *const *ra, int n)
 
 	for (int i = 0; i < n && i < 16; i++)
 		scan_ra[scan_twin][i] = ra[i];
-	for (int k = 0; k < 2; k++) {	/* decoded, then from the cache */
+	/* Captures 0 and 1 by the scan engine (decoded, then from the cache),
+	   2 and 3 by auto's order: the module has no FDE, and rbp holds what
+	   this program's frames left in it, so auto must not take fp's step
+	   here (docs/design.md, "Engines"). */
+	for (int k = 0; k < 4; k++) {
 		/* buf[0]: here; buf[1]: in scan_step(0), at its call of us; then
 		   scan_step's own return addresses, ra[0] up to ra[n - 1]. */
-		int got = crash_backtrace_with(CRASH_ENGINE_SCAN, buf, MAXF);
+		int got = crash_backtrace_with(k < 2 ? CRASH_ENGINE_SCAN : CRASH_ENGINE_AUTO, buf,
+					       MAXF);
 
 		if (got < n + 2 || memcmp(buf + 2, ra, (size_t)n * sizeof(void *)) != 0) {
-			printf("# scan twin %c, capture %d: %d frames\n", 'a' + scan_twin, k, got);
+			printf("# scan twin %c, capture %d (%s): %d frames\n", 'a' + scan_twin, k,
+			       k < 2 ? "scan" : "auto", got);
 			for (int i = 0; i < got && i < n + 2; i++) {
 				Dl_info di;
 

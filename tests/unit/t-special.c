@@ -151,6 +151,24 @@ static void t_stub(void)
 #define RA_B (F_OUTER + 0x20)
 #define FP0 fp_at(40)
 
+/*
+ * x86_64 code from f to the call that ends at ra: push %rbp; mov %rsp,%rbp,
+ * nops, call.  A function without an FDE whose frame record is the chain's
+ * last: its prologue (the scan step, before fp under auto) puts the CFA at
+ * rbp + 16, which rbp 0 cannot give, and the fp step ends the walk on rbp 0.
+ */
+static void x86_fp_func(uint64_t f, uint64_t ra)
+{
+	static const uint8_t prologue[] = { 0x55, 0x48, 0x89, 0xe5 };
+	static const uint8_t call[] = { 0xe8, 0, 0, 0, 0 };
+	static const uint8_t nop = 0x90;
+
+	fp_put(f, prologue, sizeof(prologue));
+	for (uint64_t a = f + sizeof(prologue); a < ra - sizeof(call); a++)
+		fp_put(a, &nop, 1);
+	fp_put(ra - sizeof(call), call, sizeof(call));
+}
+
 static void jit_setup(struct cr_regs *r, int cfa_from_fp)
 {
 	/* The caller's row at RA_A - 1: CFA = rbp + 16, rip at CFA - 8, rbp at
@@ -163,7 +181,7 @@ static void jit_setup(struct cr_regs *r, int cfa_from_fp)
 	fp_sym("caller", F_CALLER, 0x40);
 	fp_sym("outer", F_OUTER, 0x40);
 	fp_put(RA_A - sizeof(call), call, sizeof(call));
-	fp_put(RA_B - sizeof(call), call, sizeof(call));
+	x86_fp_func(F_OUTER, RA_B);
 	fp_fde(cfa_from_fp ? fp_cie(16, 0, rbp_row, sizeof(rbp_row))
 			   : fp_cie(16, 0, entry_row, sizeof(entry_row)),
 	       F_CALLER, F_CALLER + 0x40, NULL, 0);
@@ -430,7 +448,7 @@ static void x86_setup(struct cr_regs *r, int pushed)
 	fp_sym("C", F_C, 0x40);
 	fp_sym("O", F_O, 0x40);
 	fp_put(RA_C - 5, call, 5);
-	fp_put(RA_O - 5, call, 5);
+	x86_fp_func(F_O, RA_O);	/* O: frame-pointer code, no FDE, outermost */
 	fp_fde(fp_cie(16, 0, cie, sizeof(cie)), F_C, F_C + 0x40, fde, sizeof(fde));
 	fp_put64(fp_at(22), 0);		/* C's record: O's rbp, RA_O */
 	fp_put64(fp_at(23), RA_O);
