@@ -5,6 +5,7 @@
  *   fp       crash_backtrace_with(CRASH_ENGINE_FP)
  *   scan     crash_backtrace_with(CRASH_ENGINE_SCAN)
  *   cfi      crash_backtrace_with(CRASH_ENGINE_CFI)
+ *   auto     crash_backtrace() (on engines-noeh: scan, where no FDE covers a pc)
  *   naive    a bare frame-pointer walk (the floor: no checks at all)
  *   none     the chain only (the baseline to subtract)
  * Built three times (bench/local.mk): with frame pointers (engines-fp),
@@ -33,7 +34,7 @@ static long iters;
 static double ns;	/* per capture */
 static int frames;
 
-static const char *const methods[] = { "none", "fp", "scan", "cfi", "naive" };
+static const char *const methods[] = { "none", "fp", "scan", "cfi", "naive", "auto" };
 
 __attribute__((noinline)) static int naive_fp(void **out, int max)
 {
@@ -60,6 +61,8 @@ __attribute__((noinline)) static int capture(void)
 		return crash_backtrace_with(CRASH_ENGINE_CFI, buf, MAXF);
 	case 4:
 		return naive_fp(buf, MAXF);
+	case 5:
+		return crash_backtrace(buf, MAXF);
 	}
 	return 0;
 }

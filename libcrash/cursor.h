@@ -116,6 +116,27 @@ static inline uint64_t cr_uleb(struct cr_cursor *c)
 	return cr_uleb_slow(c);
 }
 
+/*
+ * Two ULEB128s in a row: as a = cr_uleb(c), b = cr_uleb(c).  Both of one byte
+ * inside the window (an abbreviation's attribute and form, mostly): one test
+ * and one move.
+ */
+static inline void cr_uleb_pair(struct cr_cursor *c, uint64_t *a, uint64_t *b)
+{
+	uint64_t off = c->pos - c->win_lo;
+
+	if (__builtin_expect(off + 2 <= c->win_hi - c->win_lo && off + 2 > off &&
+				     !((c->wp[off] | c->wp[off + 1]) & 0x80),
+			     1)) {
+		*a = c->wp[off];
+		*b = c->wp[off + 1];
+		c->pos += 2;
+		return;
+	}
+	*a = cr_uleb(c);
+	*b = cr_uleb(c);
+}
+
 static inline int64_t cr_sleb(struct cr_cursor *c)
 {
 	uint64_t off = c->pos - c->win_lo;

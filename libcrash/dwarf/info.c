@@ -490,7 +490,7 @@ static inline int walk_form(const struct ctx *x, struct cr_cursor *c, uint64_t f
  * target compares the two): the attributes the walk does not need and whose
  * sizes are fixed are passed over in one step for each run of them, the
  * others read as there.  Only the walk's slots are cleared: the walk looks
- * at no other (walk_slot).
+ * at no other (WALK_SLOTS).
  */
 static int walk_steps(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t code)
 {
@@ -1682,13 +1682,6 @@ static uint8_t fixed_size(const struct ctx *x, uint64_t form)
 	return 0xff;
 }
 
-/* The attributes the walk reads: ranges, the sibling to jump, an inline's call site. */
-static int walk_slot(int k)
-{
-	return k == A_LOW || k == A_HIGH || k == A_RANGES || k == A_SIBLING || k == A_CALL_FILE ||
-	       k == A_CALL_LINE || k == A_CALL_COLUMN;
-}
-
 /* The variable-sized forms the walk in place passes (CR_DWVAR_*), else 0. */
 static unsigned var_form(uint64_t form)
 {
@@ -1705,110 +1698,127 @@ static unsigned var_form(uint64_t form)
 }
 
 /*
- * The in-place walk's view of the declaration of code, whose specifications
- * are ab->spec[first, end) (walk_fast): only when every attribute has a
- * fixed size in x's unit but at most 4 strings or blocks, the sibling,
- * low_pc and high_pc the walk reads lie before the first of those or after
- * the last, and its addresses, if any, are a subprogram's low_pc
- * (DW_FORM_addr) and high_pc (addr, or data1-8: an offset from low_pc).  An
- * attribute given twice: the last wins, as in read_die.
+ * The in-place walk's view of a declaration (walk_fast), built as
+ * decode_abbrevs reads its specifications (struct fastv), then kept:
+ * only when every attribute has a fixed size in x's unit but at most 4
+ * strings or blocks, the sibling, low_pc and high_pc the walk reads lie
+ * before the first of those or after the last, and its addresses, if any,
+ * are a subprogram's low_pc (DW_FORM_addr) and high_pc (addr, or data1-8:
+ * an offset from low_pc).  An attribute given twice: the last wins, as in
+ * read_die.
  */
-static void decode_fast(struct cr_dwabbrevs *ab, unsigned code,
-			unsigned first, unsigned end, uint64_t tag)
+struct fastv {
+	unsigned size, run, nvar, sibw, hw, hc, ok;
+	unsigned at[3], seg[3];	/* sibling, low, high */
+	unsigned has_low, has_high, low_ok, high_ok;
+	uint8_t var[4];
+	uint16_t runs[5];
+};
+
+/* One specification: form (of fixed size n, 0xff: none; v: CR_DWVAR_*) for slot k. */
+static inline void fast_spec(struct fastv *f, unsigned form, unsigned n, unsigned v, int k)
 {
-	unsigned size = 0, run = 0, nvar = 0, sibw = 0, hw = 0, hc = 0;
-	unsigned at[3] = { 0, 0, 0 }, seg[3] = { 0, 0, 0 };	/* sibling, low, high */
-	int has_low = 0, has_high = 0, low_ok = 0, high_ok = 0;
-	uint8_t var[4] = { 0, 0, 0, 0 };
-	uint16_t runs[5] = { 0, 0, 0, 0, 0 };
-
-	ab->decl[code].fast = 0;
-	for (unsigned j = first; j < end; j++) {
-		unsigned form = ab->spec[j].form, v = var_form(form);
-		uint8_t n = v ? 0 : ab->spec[j].size;
-		int k = ab->spec[j].slot;
-
-		if (n == 0xff)
-			return;	/* a LEB128, another block: read it */
-		if (k == A_RANGES)
-			return;
-		if (k == A_SIBLING || k == A_LOW || k == A_HIGH) {
-			unsigned w = k == A_SIBLING ? 0 : k == A_LOW ? 1 : 2;
-
-			at[w] = run;
-			seg[w] = nvar;
-		}
-		if (k == A_SIBLING)	/* only a reference in the unit is jumped to (walk_die) */
-			sibw = form == DW_FORM_ref1 || form == DW_FORM_ref2 || form == DW_FORM_ref4 ||
-			       form == DW_FORM_ref8 ? n : 0;
-		if (k == A_LOW) {
-			has_low = 1;
-			low_ok = form == DW_FORM_addr;
-		}
-		if (k == A_HIGH) {
-			has_high = 1;
-			hw = n;
-			hc = form == DW_FORM_data1 || form == DW_FORM_data2 || form == DW_FORM_data4 ||
-			     form == DW_FORM_data8;
-			high_ok = hc || form == DW_FORM_addr;
-		}
-		if (v) {
-			if (nvar == 4)
-				return;
-			runs[nvar] = (uint16_t)run;
-			var[nvar++] = (uint8_t)v;
-			run = 0;
-			continue;
-		}
-		run += n;
-		size += n;
+	if (v)
+		n = 0;
+	if (n == 0xff || k == A_RANGES) {	/* a LEB128, another block: read it */
+		f->ok = 0;
+		return;
 	}
-	runs[nvar] = (uint16_t)run;
-	if (has_low && has_high) {
+	if (k == A_SIBLING || k == A_LOW || k == A_HIGH) {
+		unsigned w = k == A_SIBLING ? 0 : k == A_LOW ? 1 : 2;
+
+		f->at[w] = f->run;
+		f->seg[w] = f->nvar;
+		if (k == A_SIBLING) {	/* only a reference in the unit is jumped to (walk_die) */
+			f->sibw = form == DW_FORM_ref1 || form == DW_FORM_ref2 ||
+					  form == DW_FORM_ref4 || form == DW_FORM_ref8
+				  ? n : 0;
+		} else if (k == A_LOW) {
+			f->has_low = 1;
+			f->low_ok = form == DW_FORM_addr;
+		} else {
+			f->has_high = 1;
+			f->hw = n;
+			f->hc = form == DW_FORM_data1 || form == DW_FORM_data2 ||
+				form == DW_FORM_data4 || form == DW_FORM_data8;
+			f->high_ok = f->hc || form == DW_FORM_addr;
+		}
+	}
+	if (v) {
+		if (f->nvar == 4) {
+			f->ok = 0;
+			return;
+		}
+		f->runs[f->nvar] = (uint16_t)f->run;
+		f->var[f->nvar++] = (uint8_t)v;
+		f->run = 0;
+		return;
+	}
+	f->run += n;
+	f->size += n;
+}
+
+/* The view of declaration code (of tag) kept, or fast 0. */
+static void fast_keep(struct cr_dwabbrevs *ab, unsigned code, uint64_t tag, struct fastv *f)
+{
+	struct cr_dwabbrev_decl *dc = &ab->decl[code];
+
+	dc->fast = 0;
+	if (!f->ok)
+		return;
+	f->runs[f->nvar] = (uint16_t)f->run;
+	if (f->has_low && f->has_high) {
 		/* die_pc reads them (an address of another form goes through
 		   .debug_addr, or fails): read_die's */
-		if (tag != DW_TAG_subprogram || !low_ok || !high_ok)
+		if (tag != DW_TAG_subprogram || !f->low_ok || !f->high_ok)
 			return;
-		ab->decl[code].fast = CR_DWFAST_SUB;
+		dc->fast = CR_DWFAST_SUB;
 	} else {
-		ab->decl[code].fast = CR_DWFAST_PLAIN;	/* die_pc: none */
+		dc->fast = CR_DWFAST_PLAIN;	/* die_pc: none */
 	}
-	ab->decl[code].end = 0;
+	dc->end = 0;
 	for (unsigned w = 0; w < 3; w++) {
 		/* What the walk reads: in the first run, or in the last (from
 		   the end: the bytes from the attribute to the DIE's end). */
-		if ((w == 0 ? !sibw : ab->decl[code].fast != CR_DWFAST_SUB) || seg[w] == 0)
+		if ((w == 0 ? !f->sibw : dc->fast != CR_DWFAST_SUB) || f->seg[w] == 0)
 			continue;
-		if (seg[w] != nvar) {
-			ab->decl[code].fast = 0;
+		if (f->seg[w] != f->nvar) {
+			dc->fast = 0;
 			return;
 		}
-		ab->decl[code].end |= (uint8_t)(1u << w);
-		at[w] = run - at[w];
+		dc->end |= (uint8_t)(1u << w);
+		f->at[w] = f->run - f->at[w];
 	}
 	/* walk_die's jump outside a skipped subtree: a subprogram without
 	   addresses; a block without them is walked into; other DIEs by tag. */
-	ab->decl[code].jump = tag == DW_TAG_subprogram ? 1
-			      : tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block
-				      ? 0
-				      : !may_hold_code((unsigned)tag);
-	ab->decl[code].size = (uint16_t)size;	/* <= 257 * 16 */
-	ab->decl[code].sib = (uint16_t)at[0];
-	ab->decl[code].sibw = (uint8_t)sibw;
-	ab->decl[code].low = (uint16_t)at[1];
-	ab->decl[code].high = (uint16_t)at[2];
-	ab->decl[code].hw = (uint8_t)hw;
-	ab->decl[code].hc = (uint8_t)hc;
-	ab->decl[code].nvar = (uint8_t)nvar;
-	memcpy(ab->decl[code].var, var, sizeof(var));
-	memcpy(ab->decl[code].run, runs, sizeof(runs));
+	dc->jump = tag == DW_TAG_subprogram ? 1
+		   : tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block
+			   ? 0
+			   : !may_hold_code((unsigned)tag);
+	dc->size = (uint16_t)f->size;	/* <= 257 * 16 */
+	dc->sib = (uint16_t)f->at[0];
+	dc->sibw = (uint8_t)f->sibw;
+	dc->low = (uint16_t)f->at[1];
+	dc->high = (uint16_t)f->at[2];
+	dc->hw = (uint8_t)f->hw;
+	dc->hc = (uint8_t)f->hc;
+	dc->nvar = (uint8_t)f->nvar;
+	memcpy(dc->var, f->var, sizeof(f->var));
+	memcpy(dc->run, f->runs, sizeof(f->runs));
 }
+
+/* The attributes the walk reads: ranges, the sibling to jump, an inline's call site. */
+#define WALK_SLOTS                                                                             \
+	(1u << A_LOW | 1u << A_HIGH | 1u << A_RANGES | 1u << A_SIBLING | 1u << A_CALL_FILE | \
+	 1u << A_CALL_LINE | 1u << A_CALL_COLUMN)
 
 /*
  * Decode x's unit's abbreviation table into ab (codes below
  * CR_DWINFO_ABBREV_CACHE; the first declaration of a code wins, as in
  * find_decl).  A table that does not fit, or is malformed, leaves ab empty:
- * the walk reads the table itself (and finds the same error, if any).
+ * the walk reads the table itself (and finds the same error, if any).  One
+ * pass: each specification is stored, added to the walk's steps and to the
+ * in-place view as it is read.
  */
 static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 {
@@ -1817,13 +1827,15 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 	   code whose first one was not kept (its tag too large) must not be
 	   (find_decl takes the first). */
 	uint8_t seen[CR_DWINFO_ABBREV_CACHE / 8];
-	/* fixed_size() in this unit for the forms of DWARF 5 (7.5.6: below
-	   0x2d), once: each specification's is a load. */
-	uint8_t fsz[0x30], n;
-	int sl;
+	/* fixed_size() in this unit and var_form() for the forms of DWARF 5
+	   (7.5.6: below 0x2d; every variable form the walk passes is), once:
+	   each specification's is a load. */
+	uint8_t fsz[0x30], fvar[0x30];
 
-	for (unsigned f = 0; f < sizeof(fsz); f++)
+	for (unsigned f = 0; f < sizeof(fsz); f++) {
 		fsz[f] = fixed_size(x, f);
+		fvar[f] = (uint8_t)var_form(f);
+	}
 	ab->mem = NULL;
 	ab->all = 1;
 	/* Only the codes the last table had (a unit after another: each
@@ -1836,7 +1848,8 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 		return;
 	for (unsigned i = 0; i < CR_DWINFO_MAX_ABBREVS; i++) {
 		uint64_t code = cr_uleb(&x->a), tag;
-		unsigned first = nspec, keep;
+		unsigned first = nspec, keep, w = first, acc = 0;
+		struct fastv fv;
 		uint8_t children;
 
 		if (x->a.err)
@@ -1857,9 +1870,16 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 			seen[code / 8] |= (uint8_t)(1u << (code % 8));
 		if (!keep)
 			ab->all = 0;
+		memset(&fv, 0, sizeof(fv));
+		fv.ok = 1;
 		for (unsigned k = 0;; k++) {
-			uint64_t at = cr_uleb(&x->a), form = cr_uleb(&x->a);
-			int64_t implicit = form == DW_FORM_implicit_const ? cr_sleb(&x->a) : 0;
+			uint64_t at, form;
+			int64_t implicit;
+			unsigned n, v;
+			int sl;
+
+			cr_uleb_pair(&x->a, &at, &form);
+			implicit = form == DW_FORM_implicit_const ? cr_sleb(&x->a) : 0;
 
 			if (x->a.err || k > CR_DWINFO_MAX_ATTRS)
 				return;
@@ -1870,35 +1890,43 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 			if (nspec == CR_DWABBREV_SPECS || form > UINT16_MAX)
 				return;
 			sl = slot(at);
-			n = form < sizeof(fsz) ? fsz[form] : fixed_size(x, form);
+			if (form < sizeof(fsz)) {
+				n = fsz[form];
+				v = fvar[form];
+			} else {
+				n = fixed_size(x, form);
+				v = 0;
+			}
 			ab->spec[nspec].form = (uint16_t)form;
 			ab->spec[nspec].implicit = implicit;
 			ab->spec[nspec].slot = (int8_t)sl;
-			ab->spec[nspec].size = n;
-			ab->spec[nspec].skip = walk_slot(sl) ? 0xff : n;
+			ab->spec[nspec].size = (uint8_t)n;
+			/* The walk's steps: runs of skips merged, each before a
+			   read (never more steps than specifications: they fit). */
+			if (sl >= 0 && (WALK_SLOTS >> sl & 1)) {
+				ab->spec[nspec].skip = 0xff;
+			} else {
+				ab->spec[nspec].skip = (uint8_t)n;
+				if (n != 0xff) {
+					acc += n;
+					goto viewed;
+				}
+			}
+			ab->wop[w].skip = (uint16_t)acc;
+			ab->wop[w++].spec = (uint16_t)nspec;
+			acc = 0;
+viewed:
+			if (fv.ok)
+				fast_spec(&fv, (unsigned)form, n, v, sl);
 			nspec++;
 		}
 		if (keep) {
-			unsigned w = first, acc = 0;
-
-			if (code >= ab->ndecl)
-				ab->ndecl = (uint16_t)(code + 1);	/* < CR_DWINFO_ABBREV_CACHE */
-
-			/* The walk's steps: runs of skips merged, each before a read
-			   (never more steps than specifications: they fit). */
-			for (unsigned j = first; j < nspec; j++) {
-				if (ab->spec[j].skip != 0xff) {
-					acc += ab->spec[j].skip;
-					continue;
-				}
-				ab->wop[w].skip = (uint16_t)acc;
-				ab->wop[w++].spec = (uint16_t)j;
-				acc = 0;
-			}
 			if (acc) {
 				ab->wop[w].skip = (uint16_t)acc;
 				ab->wop[w++].spec = 0xffff;
 			}
+			if (code >= ab->ndecl)
+				ab->ndecl = (uint16_t)(code + 1);	/* < CR_DWINFO_ABBREV_CACHE */
 			ab->decl[code].wfirst = (uint16_t)first;
 			ab->decl[code].wn = (uint16_t)(w - first);
 			ab->decl[code].first = (uint16_t)first;
@@ -1906,7 +1934,7 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 			ab->decl[code].tag = (uint16_t)tag;
 			ab->decl[code].children = children;
 			ab->decl[code].present = 1;
-			decode_fast(ab, (unsigned)code, first, nspec, tag);
+			fast_keep(ab, (unsigned)code, tag, &fv);
 		}
 	}
 }

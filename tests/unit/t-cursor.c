@@ -110,6 +110,55 @@ static void t_uleb(void)
 	}
 }
 
+/*
+ * cr_uleb_pair: the same values, position and error as two cr_uleb, for every
+ * split of these bytes into the cursor's bound: one-byte pairs (its fast
+ * path), longer encodings, a pair across the end, an error in either half.
+ */
+static void t_uleb_pair(void)
+{
+	static const uint8_t b[][12] = {
+		{ 0x03, 0x0b, 0x49 },
+		{ 0x7f, 0x7f, 0x00 },
+		{ 0x87, 0x40, 0x0e, 0x05 },			/* DW_AT_MIPS_linkage_name, strp */
+		{ 0x3a, 0x80, 0x01, 0x02 },
+		{ 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02, 0x01 },
+		{ 0x01, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00 },
+		{ 0x00, 0x00, 0x07 },
+	};
+	int bad = 0, cases = 0;
+
+	for (size_t i = 0; i < CR_ARRAY_SIZE(b); i++) {
+		for (size_t n = 0; n <= sizeof(b[i]); n++) {
+			struct cr_cursor *c = at(b[i], n);
+			uint64_t x = cr_uleb(c), y = cr_uleb(c), u, v, pos = c->pos;
+			int err = c->err;
+
+			c = at(b[i], n);
+			cr_uleb_pair(c, &u, &v);
+			cases++;
+			if (u != x || v != y || c->pos != pos || c->err != err) {
+				printf("# bytes %zu, bound %zu: %" PRIx64 " %" PRIx64 " at %" PRIx64
+				       " (%d), want %" PRIx64 " %" PRIx64 " at %" PRIx64 " (%d)\n",
+				       i, n, u, v, c->pos, c->err, x, y, pos, err);
+				bad++;
+			}
+		}
+	}
+	tap_ok(bad == 0 && cases == 7 * 13, "uleb pair: as two uleb, every bound");
+	/* After an error: 0 and 0, nothing moves. */
+	{
+		struct cr_cursor *c = at(b[0], 1);
+		uint64_t u = 9, v = 9;
+
+		cr_uleb(c);
+		cr_uleb(c);
+		cr_uleb_pair(c, &u, &v);
+		tap_ok(u == 0 && v == 0 && c->err == -CR_ERANGE && c->pos == BASE + 1,
+		       "uleb pair: sticky error");
+	}
+}
+
 static void t_sleb(void)
 {
 	static const struct leb t[] = {
@@ -570,6 +619,7 @@ int main(void)
 {
 	t_fixed();
 	t_uleb();
+	t_uleb_pair();
 	t_sleb();
 	t_skip();
 	t_encptr_formats();
