@@ -18,6 +18,8 @@
  * range, not its rows); else a sized symbol that contains pc; else the
  * nearest unsized symbol (hand-written assembly).  No FDE and no symbol, or
  * a pc past its sized symbol's end (a PLT stub after _init): -CR_ENOSTART.
+ * *frag: the symbol is a fragment (cr_sym_fragment: NAME.cold), whose start
+ * is no entry: its range serves to find instruction boundaries, not a frame.
  * The FDE first: its search is a binary search of .eh_frame_hdr in memory,
  * where a static function's symbol is in the .symtab of a file (libc's is
  * 240 KiB, in its debug file), read and indexed at the first lookup of a walk
@@ -25,13 +27,14 @@
  * buffers and a code buffer are never on the stack at once (noinline).
  */
 static __attribute__((noinline)) int find_function(struct cr_walk *w, uint64_t pc, uint64_t *start,
-						    uint64_t *size)
+						    uint64_t *size, uint8_t *frag)
 {
 	const struct cr_module *mod;
 	struct cr_symfiles *syms = NULL;
 	struct cr_sym sym;
 	uint64_t lo, hi;
 
+	*frag = 0;
 	if (cr_walk_module(w, pc, &mod) < 0)
 		return -CR_ENOSTART;
 	if (cr_cfi_range(w, pc, &lo, &hi) == 0 && lo <= pc && pc < hi) {
@@ -53,6 +56,7 @@ static __attribute__((noinline)) int find_function(struct cr_walk *w, uint64_t p
 		return -CR_ENOSTART;
 	*start = sym.start;
 	*size = sym.size;
+	*frag = (uint8_t)cr_sym_fragment(w->mem, &sym);
 	return 0;
 }
 
@@ -100,19 +104,36 @@ static uint64_t key_at(struct cr_walk *w, uint64_t pc, unsigned what)
  * find_function, once per pc in a walk of cr_unwind (w->syms set): a scanned
  * caller's confirmation and its own step ask the same.
  */
-int cr_scan_function(struct cr_walk *w, uint64_t pc, uint64_t *start, uint64_t *size)
+static int function_at(struct cr_walk *w, uint64_t pc, uint64_t *start, uint64_t *size,
+		       uint8_t *frag)
 {
 	if (!w->syms)
-		return find_function(w, pc, start, size);
+		return find_function(w, pc, start, size, frag);
 	if (w->fn_key != pc + 1 || pc + 1 == 0) {
-		w->fn_ret = find_function(w, pc, &w->fn_start, &w->fn_size);
+		w->fn_ret = find_function(w, pc, &w->fn_start, &w->fn_size, &w->fn_frag);
 		w->fn_key = pc + 1;
 	}
 	if (w->fn_ret < 0)
 		return w->fn_ret;
 	*start = w->fn_start;
 	*size = w->fn_size;
+	*frag = w->fn_frag;
 	return 0;
+}
+
+int cr_scan_function(struct cr_walk *w, uint64_t pc, uint64_t *start, uint64_t *size)
+{
+	uint8_t frag;
+
+	return function_at(w, pc, start, size, &frag);
+}
+
+int cr_scan_frame_start(struct cr_walk *w, uint64_t pc, uint64_t *start, uint64_t *size)
+{
+	uint8_t frag;
+	int ret = function_at(w, pc, start, size, &frag);
+
+	return ret == 0 && frag ? -CR_ENOSTART : ret;
 }
 
 /*
@@ -233,7 +254,7 @@ int cr_scan_step(struct cr_walk *w, const struct cr_regs *in, struct cr_regs *ou
 		w->step.err_addr = 0;
 		return cr_crow_apply(&crow, w->mem, a, in, out);
 	}
-	if ((ret = cr_scan_function(w, pc, &start, &size)) < 0)
+	if ((ret = cr_scan_frame_start(w, pc, &start, &size)) < 0)
 		return ret;
 	if (is_entry(w, start)) {
 		w->step.err_addr = 0;

@@ -75,7 +75,7 @@ __attribute__((noinline)) static int ra_unsaved(struct cr_walk *w, const struct 
 	uint64_t start, size;
 
 	if (!a->scan || !cr_reg_valid(in, a->ra) ||
-	    cr_scan_function(w, in->pc, &start, &size) < 0 ||
+	    cr_scan_frame_start(w, in->pc, &start, &size) < 0 ||
 	    leaf_decode(w, start, in->pc, row) < 0 || row->ra != a->ra ||
 	    row->reg[a->ra].kind != CR_SAME)
 		return -CR_ENOINFO;
@@ -97,7 +97,7 @@ __attribute__((noinline)) static int decoder_agrees(struct cr_walk *w, const str
 	struct cr_row row;
 	int ok;
 
-	ok = a->scan && cr_scan_function(w, in->pc, &start, &size) == 0 &&
+	ok = a->scan && cr_scan_frame_start(w, in->pc, &start, &size) == 0 &&
 	     leaf_decode(w, start, in->pc, &row) == 0 &&
 	     cr_row_apply(&row, w->mem, a, in, &t) == 0 && t.pc == s->pc &&
 	     cr_reg_valid(&t, a->sp) && t.r[a->sp] == s->r[a->sp];

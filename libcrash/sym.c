@@ -740,6 +740,64 @@ int cr_sym_name(const struct cr_mem *m, const struct cr_sym *s, char *buf, size_
 	return i == cap - 1 ? -CR_ERANGE : 0;
 }
 
+/* Does the name whose last n bytes are t end in ".cold" or ".cold.DIGITS"? */
+static int cold_suffix(const char *t, size_t n)
+{
+	size_t d = n;
+
+	while (d > 0 && t[d - 1] >= '0' && t[d - 1] <= '9')
+		d--;
+	if (d < n) {	/* ".cold." then the digits */
+		if (d == 0 || t[d - 1] != '.')
+			return 0;
+		d--;
+	}
+	return d >= 6 && cr_memeq(t + d - 5, ".cold", 5);
+}
+
+int cr_sym_fragment(const struct cr_mem *m, const struct cr_sym *s)
+{
+	/* The last bytes of the name, 256 a read (as cr_sym_name), the
+	   latest kept at the end of last[]. */
+	char chunk[256], ring[32], tail[32];
+	size_t n = cr_strlen(s->name), total = 0;
+	uint64_t i = 0, max = s->name_max < CR_SYM_TAIL_MAX ? s->name_max : CR_SYM_TAIL_MAX;
+
+	if (n + 1 < sizeof(s->name) || s->name_src == CR_SYMNAME_NONE)
+		return cold_suffix(s->name, n);	/* whole already */
+	while (i < max) {
+		size_t k = max - i < sizeof(chunk) ? (size_t)(max - i) : sizeof(chunk), j;
+		int ok;
+
+		if (s->name_src == CR_SYMNAME_ARENA) {
+			for (j = 0; j < k; j++)
+				chunk[j] = s->name_ptr[i + j];
+			ok = 1;
+		} else if (s->name_src == CR_SYMNAME_MEM) {
+			ok = cr_read(m, s->name_at + i, chunk, k) == 0;
+			if (!ok) {	/* near the end of its mapping: byte by byte */
+				k = 1;
+				ok = cr_read(m, s->name_at + i, chunk, 1) == 0;
+			}
+		} else {
+			ok = pread_all(s->name_fd, chunk, k, s->name_at + i) == 0;
+		}
+		if (!ok)
+			return 0;
+		for (j = 0; j < k && chunk[j]; j++)
+			ring[total++ % sizeof(ring)] = chunk[j];
+		if (j < k) {	/* the NUL: the last bytes, in order */
+			size_t have = total < sizeof(ring) ? total : sizeof(ring);
+
+			for (size_t t = 0; t < have; t++)
+				tail[t] = ring[(total - have + t) % sizeof(ring)];
+			return cold_suffix(tail, have);
+		}
+		i += k;
+	}
+	return 0;	/* longer than we read: not taken for a fragment */
+}
+
 /* The batch (sym.h): each chunk folded into every pc's answer. */
 static void dynsym_many(const struct cr_mem *m, uint64_t symtab, uint64_t count, uint64_t bias,
 			const uint64_t *pcs, unsigned n, struct cr_symbest *b)

@@ -33,6 +33,17 @@ enum { CR_SYMNAME_NONE, CR_SYMNAME_MEM, CR_SYMNAME_FILE, CR_SYMNAME_ARENA };
 int cr_sym_name(const struct cr_mem *m, const struct cr_sym *s, char *buf, size_t cap);
 
 /*
+ * Is s a fragment of a function, not a function: a part the compiler moved
+ * out of its body (GCC's and clang's hot/cold splitting: NAME.cold,
+ * NAME.cold.N), entered by a jump with the body's frame, so its first byte
+ * is no entry and its code no prologue.  Read from the end of the whole
+ * name (s's lookup's symbol file still open); a name longer than
+ * CR_SYM_TAIL_MAX bytes, or unreadable, is not taken for one.  AS-safe.
+ */
+#define CR_SYM_TAIL_MAX 4096
+int cr_sym_fragment(const struct cr_mem *m, const struct cr_sym *s);
+
+/*
  * The function symbol that contains pc (a sized symbol with start <= pc < end,
  * or the nearest unsized one with no sized symbol nearer).  0 or -CR_ENOINFO.
  */

@@ -56,7 +56,7 @@ tests_unit_t_recall_CFLAGS = $(AM_CFLAGS) -fno-omit-frame-pointer
 tests_unit_t_recall_LDFLAGS = -no-install -Wl,-z,now
 tests_unit_t_recall_LDADD = libcrash.la -ldl -lpthread
 tests_unit_t_recall_DEPENDENCIES = libcrash.la tests/unit/librecall-a.so tests/unit/librecall-b.so \
-	tests/unit/librecall-scan-a.so tests/unit/librecall-scan-b.so
+	tests/unit/librecall-scan-a.so tests/unit/librecall-scan-b.so tests/unit/librecall-cold.so
 tests/unit/librecall-a.so: $(srcdir)/tests/recall/mod.c
 	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fno-omit-frame-pointer -fPIC -shared \
 		-DRECALL_PAD=1 -o $@ $<
@@ -76,6 +76,12 @@ tests/unit/librecall-scan-a.so: $(srcdir)/tests/recall/scanmod.c
 tests/unit/librecall-scan-b.so: $(srcdir)/tests/recall/scanmod.c
 	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(SCANMOD_FLAGS) -DSCAN_PAD=40 -o $@ $<
 CLEANFILES += tests/unit/librecall-scan-a.so tests/unit/librecall-scan-b.so
+# Frame pointers, no unwind tables, and GCC's hot/cold split (on at -O2): a
+# call from a fragment, work.cold (tests/recall/coldmod.c).
+tests/unit/librecall-cold.so: $(srcdir)/tests/recall/coldmod.c
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) -g -O2 -fno-omit-frame-pointer \
+		-fno-asynchronous-unwind-tables -fno-unwind-tables -fPIC -shared -o $@ $<
+CLEANFILES += tests/unit/librecall-cold.so
 # Module memory proven once (libcrash/modmem.c): the two modules above and one
 # whose segments are 64 KiB apart (holes the loader makes PROT_NONE), with and
 # without 12 KiB more code (the same span, more readable pages of text).
@@ -90,4 +96,4 @@ tests/unit/libmodmem-big.so: $(srcdir)/tests/recall/mod.c
 	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fPIC -shared -DRECALL_PAD=8 \
 		-DMODMEM_BIG -Wl,-z,max-page-size=0x10000 -Wl,-z,separate-code -o $@ $<
 CLEANFILES += tests/unit/libmodmem-holes.so tests/unit/libmodmem-big.so
-EXTRA_DIST += tests/recall/mod.c tests/recall/scanmod.c
+EXTRA_DIST += tests/recall/mod.c tests/recall/scanmod.c tests/recall/coldmod.c

@@ -182,6 +182,51 @@ __attribute__((noinline)) static int scan_check(void *const *ra, int n)
 	return 0;
 }
 
+/*
+ * A call from a cold fragment (coldmod.c: work.cold, no unwind tables, frame
+ * pointers): auto and fp must give cold_call's, work's and cold_chain's
+ * return addresses in order.  Before fragments were told apart, auto's scan
+ * step decoded work.cold from its first byte and took [sp] for work's
+ * return address: the trace ended there.
+ */
+static int cold_bad;
+
+__attribute__((noinline)) static int cold_check(void *const *ra, int n)
+{
+	void *buf[MAXF];
+
+	for (int k = 0; k < 4; k++) {	/* auto twice (decoded, cached), fp twice */
+		int got = crash_backtrace_with(k < 2 ? CRASH_ENGINE_AUTO : CRASH_ENGINE_FP, buf, MAXF);
+
+		/* buf[0]: here; buf[1]: in cold_call, at its call of us. */
+		if (got < n + 2 || memcmp(buf + 2, ra, (size_t)n * sizeof(void *)) != 0) {
+			printf("# cold fragment, capture %d (%s): %d frames\n", k,
+			       k < 2 ? "auto" : "fp", got);
+			for (int i = 0; i < got && i < n + 2; i++)
+				printf("#   frame %d %p, want %p\n", i, buf[i], i >= 2 ? ra[i - 2] : NULL);
+			cold_bad++;
+		}
+	}
+	__asm__ volatile("" ::: "memory");
+	return 0;
+}
+
+static int cold_fragment(void)
+{
+	char path[4200];
+	void *h;
+	int (*fn)(int (*)(void *const *, int), int);
+
+	snprintf(path, sizeof(path), "%s/librecall-cold.so", dir);
+	if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+		return fprintf(stderr, "# %s\n", dlerror()), 0;
+	fn = (int (*)(int (*)(void *const *, int), int))(uintptr_t)dlsym(h, "cold_chain");
+	if (fn)
+		fn(cold_check, 4);	/* r reaches 24 at i = 3: the cold call, once */
+	dlclose(h);
+	return fn && cold_bad == 0;
+}
+
 static int scan_twins(void)
 {
 	void *base[2] = { NULL, NULL };
@@ -523,6 +568,8 @@ int main(int argc, char **argv)
 	tap_is_i64(bad, 0, "no capture differed from glibc backtrace()");
 	tap_ok(scan_twins(), "scan: the return addresses of a module and of its twin loaded "
 			     "at the same address, decoded and cached");
+	tap_ok(cold_fragment(), "auto and fp: a call from a cold fragment without unwind tables "
+				"(work.cold), every return address");
 
 	{
 		int q = have_query(), k, ok;

@@ -155,12 +155,85 @@ static void check_quick(void)
 	tap_ok(!pc || !have || cr_module_quick(pc, &q) < 0, "quick: not after its dlclose");
 }
 
+/* s named name: whole in s->name when it fits, else truncated there and read from src. */
+static void frag_sym(struct cr_sym *s, const char *name, int src, struct cr_mem *m)
+{
+	size_t n = strlen(name);
+
+	memset(s, 0, sizeof(*s));
+	memcpy(s->name, name, n < sizeof(s->name) ? n + 1 : sizeof(s->name) - 1);
+	if (n + 1 < sizeof(s->name))
+		return;
+	s->name_src = (uint8_t)src;
+	s->name_max = n + 1;
+	if (src == CR_SYMNAME_ARENA) {
+		s->name_ptr = name;
+	} else {
+		cr_mem_buffer(m, 0x10000, name, n + 1);
+		s->name_at = 0x10000;
+	}
+}
+
+/* cr_sym_fragment: the name's end decides, however long the name. */
+static void t_fragment(void)
+{
+	static const struct {
+		const char *name;
+		int frag;
+	} t[] = {
+		{ "work.cold", 1 },	{ "work.cold.3", 1 },	 { "_Z4workv.cold.17", 1 },
+		{ "work.cold.", 0 },	{ "work.colder", 0 },	 { "work.part.0", 0 },
+		{ "cold", 0 },		{ ".cold", 0 },		 { "x.cold.1a", 0 },
+		{ "work.cold.a1", 0 },	{ "w.cold", 1 },	 { "work", 0 },
+	};
+	static char lng[3][700];
+	struct cr_mem m;
+	struct cr_sym sym;
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		frag_sym(&sym, t[i].name, CR_SYMNAME_NONE, &m);
+		if (cr_sym_fragment(&cr_mem_self, &sym) != t[i].frag) {
+			printf("# %s: %d\n", t[i].name, !t[i].frag);
+			bad++;
+		}
+	}
+	tap_ok(bad == 0, "fragment: NAME.cold and NAME.cold.N, nothing else");
+	/* 600-byte names, cut at 127 in the symbol: the end is read. */
+	memset(lng, 'a', sizeof(lng));
+	memcpy(lng[0] + 600, ".cold.42", 9);
+	memcpy(lng[1] + 600, ".part.1", 8);
+	memcpy(lng[2] + 120, ".cold", 5);	/* in the first 127 bytes only */
+	lng[2][600] = 0;
+	for (int src = CR_SYMNAME_MEM; src <= CR_SYMNAME_ARENA; src += CR_SYMNAME_ARENA - CR_SYMNAME_MEM) {
+		int got[3];
+
+		for (int i = 0; i < 3; i++) {
+			frag_sym(&sym, lng[i], src, &m);
+			got[i] = cr_sym_fragment(&m, &sym);
+		}
+		tap_ok(got[0] == 1 && got[1] == 0 && got[2] == 0,
+		       src == CR_SYMNAME_MEM ? "fragment: a long name's end, read from memory"
+					     : "fragment: a long name's end, from an arena");
+	}
+	/* Longer than CR_SYM_TAIL_MAX: not read to its end, not taken for one. */
+	{
+		static char huge[CR_SYM_TAIL_MAX + 64];
+
+		memset(huge, 'b', sizeof(huge));
+		memcpy(huge + sizeof(huge) - 6, ".cold", 6);
+		frag_sym(&sym, huge, CR_SYMNAME_ARENA, &m);
+		tap_ok(cr_sym_fragment(&m, &sym) == 0, "fragment: a name past the bound is not one");
+	}
+}
+
 int main(void)
 {
 	struct cr_module mod;
 	struct cr_sym sym;
 	uint64_t pc;
 
+	t_fragment();
 	check_module("executable", (uintptr_t)&static_fn);
 	check_module("libc", libc_fn("abort"));
 
