@@ -1903,19 +1903,15 @@ static void decode_abbrevs(struct ctx *x, struct cr_dwabbrevs *ab)
 			ab->spec[nspec].size = (uint8_t)n;
 			/* The walk's steps: runs of skips merged, each before a
 			   read (never more steps than specifications: they fit). */
-			if (sl >= 0 && (WALK_SLOTS >> sl & 1)) {
-				ab->spec[nspec].skip = 0xff;
-			} else {
+			if (n != 0xff && !(sl >= 0 && (WALK_SLOTS >> sl & 1))) {
 				ab->spec[nspec].skip = (uint8_t)n;
-				if (n != 0xff) {
-					acc += n;
-					goto viewed;
-				}
+				acc += n;
+			} else {
+				ab->spec[nspec].skip = 0xff;	/* read it */
+				ab->wop[w].skip = (uint16_t)acc;
+				ab->wop[w++].spec = (uint16_t)nspec;
+				acc = 0;
 			}
-			ab->wop[w].skip = (uint16_t)acc;
-			ab->wop[w++].spec = (uint16_t)nspec;
-			acc = 0;
-viewed:
 			if (fv.ok)
 				fast_spec(&fv, (unsigned)form, n, v, sl);
 			nspec++;
