@@ -757,8 +757,8 @@ static int cold_suffix(const char *t, size_t n)
 
 int cr_sym_fragment(const struct cr_mem *m, const struct cr_sym *s)
 {
-	/* The last bytes of the name, 256 a read (as cr_sym_name), the
-	   latest kept at the end of last[]. */
+	/* The name read 256 bytes at a time (as cr_sym_name), its last 32
+	   bytes kept in ring[]: enough for any ".cold.N" a compiler writes. */
 	char chunk[256], ring[32], tail[32];
 	size_t n = cr_strlen(s->name), total = 0;
 	uint64_t i = 0, max = s->name_max < CR_SYM_TAIL_MAX ? s->name_max : CR_SYM_TAIL_MAX;
