@@ -692,6 +692,28 @@ int cr_sym_find_in(const struct cr_mem *m, const struct cr_module *mod, uint64_t
 	return -CR_ENOINFO;
 }
 
+/*
+ * Up to k bytes of s's name from its byte i on, into buf, from where the
+ * name lies (its memory, its symbol file, or the arena's copy of the string
+ * table, which holds name_max bytes from the name's start): how many were
+ * read (k, or 1 near the end of a mapping), 0 if none could be.
+ */
+static size_t name_bytes(const struct cr_mem *m, const struct cr_sym *s, uint64_t i, char *buf,
+			 size_t k)
+{
+	if (s->name_src == CR_SYMNAME_ARENA) {
+		memcpy(buf, s->name_ptr + i, k);
+		return k;
+	}
+	if (s->name_src == CR_SYMNAME_MEM) {
+		if (cr_read(m, s->name_at + i, buf, k) == 0)
+			return k;
+		/* near the end of its mapping: byte by byte */
+		return cr_read(m, s->name_at + i, buf, 1) == 0 ? 1 : 0;
+	}
+	return pread_all(s->name_fd, buf, k, s->name_at + i) == 0 ? k : 0;
+}
+
 int cr_sym_name(const struct cr_mem *m, const struct cr_sym *s, char *buf, size_t cap)
 {
 	size_t i = 0, n = cr_strlen(s->name);
@@ -711,18 +733,8 @@ int cr_sym_name(const struct cr_mem *m, const struct cr_sym *s, char *buf, size_
 		/* 256 bytes a read, from memory or the file, up to the NUL. */
 		while (i < max) {
 			size_t k = max - i < 256 ? (size_t)(max - i) : 256, j;
-			int ok;
 
-			if (s->name_src == CR_SYMNAME_MEM) {
-				ok = cr_read(m, s->name_at + i, buf + i, k) == 0;
-				if (!ok) {	/* near the end of its mapping: byte by byte */
-					k = 1;
-					ok = cr_read(m, s->name_at + i, buf + i, 1) == 0;
-				}
-			} else {
-				ok = pread_all(s->name_fd, buf + i, k, s->name_at + i) == 0;
-			}
-			if (!ok)
+			if ((k = name_bytes(m, s, i, buf + i, k)) == 0)
 				break;
 			for (j = 0; j < k && buf[i + j]; j++)
 				;
@@ -767,22 +779,8 @@ int cr_sym_fragment(const struct cr_mem *m, const struct cr_sym *s)
 		return cold_suffix(s->name, n);	/* whole already */
 	while (i < max) {
 		size_t k = max - i < sizeof(chunk) ? (size_t)(max - i) : sizeof(chunk), j;
-		int ok;
 
-		if (s->name_src == CR_SYMNAME_ARENA) {
-			for (j = 0; j < k; j++)
-				chunk[j] = s->name_ptr[i + j];
-			ok = 1;
-		} else if (s->name_src == CR_SYMNAME_MEM) {
-			ok = cr_read(m, s->name_at + i, chunk, k) == 0;
-			if (!ok) {	/* near the end of its mapping: byte by byte */
-				k = 1;
-				ok = cr_read(m, s->name_at + i, chunk, 1) == 0;
-			}
-		} else {
-			ok = pread_all(s->name_fd, chunk, k, s->name_at + i) == 0;
-		}
-		if (!ok)
+		if ((k = name_bytes(m, s, i, chunk, k)) == 0)
 			return 0;
 		for (j = 0; j < k && chunk[j]; j++)
 			ring[total++ % sizeof(ring)] = chunk[j];

@@ -215,6 +215,16 @@ static void t_fragment(void)
 		tap_ok(got[0] == 1 && got[1] == 0 && got[2] == 0,
 		       src == CR_SYMNAME_MEM ? "fragment: a long name's end, read from memory"
 					     : "fragment: a long name's end, from an arena");
+		/* cr_sym_name reads the same places: the whole name. */
+		{
+			static char whole[1024];
+
+			frag_sym(&sym, lng[0], src, &m);
+			tap_ok(cr_sym_name(&m, &sym, whole, sizeof(whole)) == 0 &&
+				       strcmp(whole, lng[0]) == 0,
+			       src == CR_SYMNAME_MEM ? "name: a 608-byte name whole, from memory"
+						     : "name: a 608-byte name whole, from an arena");
+		}
 	}
 	/* Longer than CR_SYM_TAIL_MAX: not read to its end, not taken for one. */
 	{
