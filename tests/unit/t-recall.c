@@ -149,6 +149,28 @@ static int through_module(int k, int depth)
 static void *scan_ra[2][16];
 static int scan_bad, scan_twin;
 
+/*
+ * Does a capture buf[0..got) taken in a chain's callback hold, after buf[0]
+ * (the callback) and buf[1] (in the function that called it), the return
+ * addresses ra[0..n) the chain's functions recorded?  If not, says which
+ * capture (what, k, engine) and prints its frames.
+ */
+static int chain_found(const char *what, int k, const char *engine, void *const *buf, int got,
+		       void *const *ra, int n)
+{
+	if (got >= n + 2 && memcmp(buf + 2, ra, (size_t)n * sizeof(void *)) == 0)
+		return 1;
+	printf("# %s, capture %d (%s): %d frames\n", what, k, engine, got);
+	for (int i = 0; i < got && i < n + 2; i++) {
+		Dl_info di;
+
+		printf("#   frame %d %p (%s), want %p\n", i, buf[i],
+		       dladdr(buf[i], &di) && di.dli_fname ? di.dli_fname : "?",
+		       i >= 2 ? ra[i - 2] : NULL);
+	}
+	return 0;
+}
+
 __attribute__((noinline)) static int scan_check(void *const *ra, int n)
 {
 	void *buf[MAXF];
@@ -158,25 +180,16 @@ __attribute__((noinline)) static int scan_check(void *const *ra, int n)
 	/* Captures 0 and 1 by the scan engine (decoded, then from the cache),
 	   2 and 3 by auto's order: the module has no FDE, and rbp holds what
 	   this program's frames left in it, so auto must not take fp's step
-	   here (docs/design.md, "Engines"). */
+	   here (docs/design.md, "A caller without an FDE"). */
 	for (int k = 0; k < 4; k++) {
 		/* buf[0]: here; buf[1]: in scan_step(0), at its call of us; then
 		   scan_step's own return addresses, ra[0] up to ra[n - 1]. */
 		int got = crash_backtrace_with(k < 2 ? CRASH_ENGINE_SCAN : CRASH_ENGINE_AUTO, buf,
 					       MAXF);
 
-		if (got < n + 2 || memcmp(buf + 2, ra, (size_t)n * sizeof(void *)) != 0) {
-			printf("# scan twin %c, capture %d (%s): %d frames\n", 'a' + scan_twin, k,
-			       k < 2 ? "scan" : "auto", got);
-			for (int i = 0; i < got && i < n + 2; i++) {
-				Dl_info di;
-
-				printf("#   frame %d %p (%s), want %p\n", i, buf[i],
-				       dladdr(buf[i], &di) && di.dli_fname ? di.dli_fname : "?",
-				       i >= 2 ? ra[i - 2] : NULL);
-			}
+		if (!chain_found(scan_twin ? "scan twin b" : "scan twin a", k,
+				 k < 2 ? "scan" : "auto", buf, got, ra, n))
 			scan_bad++;
-		}
 	}
 	__asm__ volatile("" ::: "memory");
 	return 0;
@@ -187,7 +200,7 @@ __attribute__((noinline)) static int scan_check(void *const *ra, int n)
  * pointers): auto and fp must give cold_call's, work's and cold_chain's
  * return addresses in order.  Before fragments were told apart, auto's scan
  * step decoded work.cold from its first byte and took [sp] for work's
- * return address: the trace ended there.
+ * return address: the frames after work.cold were wrong.
  */
 static int cold_bad;
 
@@ -196,16 +209,11 @@ __attribute__((noinline)) static int cold_check(void *const *ra, int n)
 	void *buf[MAXF];
 
 	for (int k = 0; k < 4; k++) {	/* auto twice (decoded, cached), fp twice */
+		/* buf[0]: here; buf[1]: in cold_call, at its call of us. */
 		int got = crash_backtrace_with(k < 2 ? CRASH_ENGINE_AUTO : CRASH_ENGINE_FP, buf, MAXF);
 
-		/* buf[0]: here; buf[1]: in cold_call, at its call of us. */
-		if (got < n + 2 || memcmp(buf + 2, ra, (size_t)n * sizeof(void *)) != 0) {
-			printf("# cold fragment, capture %d (%s): %d frames\n", k,
-			       k < 2 ? "auto" : "fp", got);
-			for (int i = 0; i < got && i < n + 2; i++)
-				printf("#   frame %d %p, want %p\n", i, buf[i], i >= 2 ? ra[i - 2] : NULL);
+		if (!chain_found("cold fragment", k, k < 2 ? "auto" : "fp", buf, got, ra, n))
 			cold_bad++;
-		}
 	}
 	__asm__ volatile("" ::: "memory");
 	return 0;
