@@ -66,7 +66,8 @@ static void fail(struct cr_cursor *c, int err)
 
 /*
  * Make [pos, pos + n) available in the window.  In place where the memory
- * lets us (cr_mem_view): up to the end of the next page, or of this one.
+ * lets us (cr_mem_view): up to the end of the next page, or of this one; no
+ * longer than the memory's view_max, if it has one (and n is shorter).
  * Else one read of up to 256 bytes into win; if that fails, the window may run
  * past the readable memory after the bytes we need (into an unmapped page, or
  * past a snapshot's end), so retry with the bytes up to the next page
@@ -78,6 +79,8 @@ CR_HOT static int fill_view(struct cr_cursor *c, uint64_t pos, size_t n)
 	const uint8_t *p;
 
 	want = avail < to_page + PAGE ? avail : to_page + PAGE;
+	if (c->mem->view_max && want > c->mem->view_max && want > n)
+		want = n > c->mem->view_max ? n : c->mem->view_max;	/* (shorter) */
 	if ((p = cr_mem_view(c->mem, pos, want)) == NULL && want > to_page && to_page >= n)
 		p = cr_mem_view(c->mem, pos, want = to_page);
 	if (!p)

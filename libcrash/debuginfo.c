@@ -486,6 +486,15 @@ struct zplace {
 	uint64_t at, size, skip;
 };
 #define ZALIGN 64u	/* each section's room starts at a multiple of it */
+/*
+ * A reader's view of a compressed section is at most this long (cr_mem's
+ * view_max), as one of its copied windows is (cursor.c): the section is
+ * inflated up to the end of every view, and a cursor's view otherwise runs
+ * to the end of the next page.  A lookup in libc6-dbg read 8 KiB of each
+ * of five small sections for a few hundred bytes (66 KB inflated in all, 31
+ * KB now; docs/performance.md, issue 20).
+ */
+#define CR_DBG_ZVIEW 256u
 
 /* Section k of the image: in place, or inflated on demand into its room (z). */
 static int section(struct cr_dbgimage *im, int k, const struct cr_dbgsec *d,
@@ -521,6 +530,7 @@ static int section(struct cr_dbgimage *im, int k, const struct cr_dbgsec *d,
 	m->lo = 0;
 	m->hi = z->size;
 	m->priv = im;
+	m->view_max = CR_DBG_ZVIEW;
 	out->mem = m;
 	out->lo = 0;
 	out->hi = z->size;

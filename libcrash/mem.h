@@ -22,6 +22,13 @@ struct cr_mem {
 	uint64_t lo, hi;
 	void *priv;		/* state of the reader (cr_mem_fast; a test's wrapper) */
 	uint8_t free_views;	/* every view costs nothing (buffers): cr_mem_view_free */
+	/*
+	 * The longest view worth asking for (a reader's window: cursor.c), or
+	 * 0: as long as the reader likes.  Set where every byte of a view
+	 * costs work: a compressed section is inflated up to the end of each
+	 * view asked of it (debuginfo.c).
+	 */
+	uint32_t view_max;
 };
 
 /*

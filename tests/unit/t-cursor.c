@@ -569,6 +569,52 @@ static void t_in_place(void)
 	(void)sum;
 }
 
+/* A memory whose views are bounded (view_max): the longest view asked for. */
+static size_t longest_view;
+
+static const void *recording_view(const struct cr_mem *m, uint64_t addr, size_t len)
+{
+	if (len > longest_view)
+		longest_view = len;
+	return m->buf + (addr - m->lo);	/* (cr_mem_view checked the bounds) */
+}
+
+/* view_max bounds a window in place; a read longer than it still gets its bytes. */
+static void t_view_max(void)
+{
+	static uint8_t b[3 * 4096];
+	uint64_t sum = 0, want = 0;
+
+	for (size_t i = 0; i < sizeof(b); i++) {
+		b[i] = (uint8_t)(i * 5);
+		want += b[i];
+	}
+	cr_mem_buffer(&mem, 0x40000, b, sizeof(b));
+	mem.view = recording_view;
+	mem.view_max = 64;
+	longest_view = 0;
+	cr_cursor_init(&cur, &mem, 0x40000, 0x40000 + sizeof(b));
+	for (size_t i = 0; i < sizeof(b); i++)
+		sum += cr_u8(&cur);
+	tap_ok(cur.err == 0 && sum == want, "view_max 64: every byte of three pages");
+	tap_is_u64(longest_view, 64, "view_max 64: no view longer than 64 bytes");
+	tap_ok(cur.wp != cur.win, "view_max 64: read in place");
+	mem.view_max = 4;
+	longest_view = 0;
+	cr_cursor_init(&cur, &mem, 0x40000 + 10, 0x40000 + sizeof(b));
+	want = 0;
+	for (unsigned i = 0; i < 8; i++)
+		want |= (uint64_t)b[10 + i] << 8 * i;
+	tap_is_u64(cr_u64(&cur), want, "view_max 4: a u64 whole");
+	tap_is_u64(longest_view, 8, "view_max 4: a u64's view is its 8 bytes");
+	mem.view_max = 0;
+	longest_view = 0;
+	cr_cursor_init(&cur, &mem, 0x40000 + 10, 0x40000 + sizeof(b));
+	cr_u8(&cur);
+	tap_is_u64(longest_view, 2 * 4096 - 10, "no view_max: up to the end of the next page");
+	cr_mem_buffer(&mem, BASE, b, sizeof(b));
+}
+
 /* A view taken from one cursor starts another on the same bytes, within its rules. */
 static void t_view(void)
 {
@@ -631,5 +677,6 @@ int main(void)
 	t_faults();
 	t_in_place();
 	t_view();
+	t_view_max();
 	return tap_done();
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../tap.h"
+#include "cursor.h"
 #include "debuginfo.h"
 
 /* A zlib stream of "hello, world\n" (one stored block). */
@@ -440,11 +441,128 @@ static void t_image(void)
 	rmdir(dir);
 }
 
+/*
+ * A zlib stream of n bytes of "abcd" repeated (n >= 4): one fixed Huffman
+ * block (RFC 1951 3.2.6) of the four literals, matches of length 258 at
+ * distance 4, and literals for the rest.  Its length, or 0 if it does not fit
+ * in cap.
+ */
+struct zbits {
+	uint8_t *p;
+	size_t cap, bit;
+};
+
+static void zput(struct zbits *z, unsigned v, unsigned n)	/* LSB first (3.1.1) */
+{
+	for (unsigned i = 0; i < n; i++, z->bit++)
+		if (z->bit / 8 < z->cap && (v >> i & 1))
+			z->p[z->bit / 8] |= (uint8_t)(1u << z->bit % 8);
+}
+
+static void zcode(struct zbits *z, unsigned code, unsigned len)	/* MSB first */
+{
+	for (unsigned i = len; i-- > 0;)
+		zput(z, code >> i & 1, 1);
+}
+
+static size_t abcd_z(uint8_t *out, size_t cap, size_t n)
+{
+	struct zbits z = { out, cap, 16 };
+	uint32_t a = 1, b = 0;
+	size_t done = 0;
+
+	memset(out, 0, cap);
+	out[0] = 0x78;	/* deflate, 32 KiB window; 0x7801 % 31 == 0 */
+	out[1] = 0x01;
+	zput(&z, 1, 1);	/* BFINAL */
+	zput(&z, 1, 2);	/* BTYPE 01: fixed codes */
+	for (; done < 4; done++)
+		zcode(&z, 0x30 + (unsigned)"abcd"[done], 8);	/* literals 0-143: 8 bits from 0x30 */
+	for (; n - done >= 258 + 3 || n - done == 258; done += 258) {
+		zcode(&z, 0xc0 + 5, 8);	/* length 258: symbol 285, 8 bits from 0xc0 for 280-287 */
+		zcode(&z, 3, 5);	/* distance code 3: distance 4 */
+	}
+	for (; done < n; done++)
+		zcode(&z, 0x30 + (unsigned)"abcd"[done % 4], 8);
+	zcode(&z, 0, 7);	/* end of block: symbol 256, 7 bits from 0 */
+	z.bit = (z.bit + 7) & ~(size_t)7;
+	for (size_t i = 0; i < n; i++) {
+		a = (a + (uint8_t)"abcd"[i % 4]) % 65521;
+		b = (b + a) % 65521;
+	}
+	zput(&z, (b >> 8 & 0xff) | (b & 0xff) << 8, 16);	/* Adler-32, MSB first */
+	zput(&z, (a >> 8 & 0xff) | (a & 0xff) << 8, 16);
+	return z.bit / 8 <= cap ? z.bit / 8 : 0;
+}
+
+/*
+ * A cursor's view of a compressed section asks no further than the
+ * section's view_max: the lookup inflates about what it reads, not up to
+ * the end of the next page (cursor.c, debuginfo.c).
+ */
+static void t_zview(void)
+{
+	static struct cr_dbgset set;
+	const struct cr_dbgimage *im;
+	uint8_t sec[24 + 240];
+	uint32_t type = ELFCOMPRESS_ZLIB;
+	uint64_t size = 16384;
+	struct cr_module mod;
+	struct cr_cursor c;
+	struct img dbg;
+	size_t zn = abcd_z(sec + 24, sizeof(sec) - 24, (size_t)size);
+
+	if (!mkdtemp(strcpy(dir, "/tmp/t-debuginfo-XXXXXX")))
+		return;
+	memset(sec, 0, 24);
+	memcpy(sec, &type, 4);
+	memcpy(sec + 8, &size, 8);
+	start(&dbg);
+	add_note(&dbg, build_id, sizeof(build_id));
+	add_sect(&dbg, ".text", SHT_NOBITS, SHF_ALLOC | SHF_EXECINSTR, "", 4096);
+	add_sect(&dbg, ".debug_info", SHT_PROGBITS, 0, "INFO", 4);
+	add_sect(&dbg, ".debug_abbrev", SHT_PROGBITS, 0, "AB", 2);
+	add_sect(&dbg, ".debug_str", SHT_PROGBITS, SHF_COMPRESSED, sec, 24 + zn);
+	add_sect(&dbg, ".debug_line", SHT_PROGBITS, 0, "L", 1);	/* an image needs one */
+	finish(&dbg);
+	write_file("prog", &dbg);
+	module(&mod, "prog", 1);
+	mod.lo = 0x1000;
+	cr_dbgset_init(&set);
+	im = cr_dbg_image(&set, &mod);
+	tap_ok(zn > 0 && im != NULL, "zview: an image with 16 KiB of .debug_str in 240 bytes");
+	if (zn && im) {
+		const struct cr_mem *m = im->src.str.mem;
+		const struct cr_inflate_lazy *z = &im->lazy[CR_DS_STR];
+
+		tap_ok(m->view_max > 0 && m->view_max <= 4096 && im->file.view_max == 0,
+		       "zview: a compressed section's views are bounded, the file's are not");
+		cr_cursor_init(&c, m, 0, size);
+		cr_skip(&c, 5000);
+		tap_ok(cr_u32(&c) == 0x64636261 && c.err == 0, "zview: a u32 at 5000 reads \"abcd\"");
+		tap_ok(z->n >= 5004 && z->n <= 5004 + m->view_max + 258,
+		       "zview: inflated up to the view, not the next page's end (8192)");
+		/* The same read without the bound: the view runs to 16384. */
+		((struct cr_mem *)(uintptr_t)m)->view_max = 0;
+		cr_cursor_init(&c, m, 0, size);
+		cr_skip(&c, 12000);
+		tap_ok(cr_u32(&c) == 0x64636261 && z->n == size,
+		       "zview: unbounded, the view runs to the end of the next page");
+		cr_cursor_init(&c, m, size - 4, size);
+		tap_ok(cr_u32(&c) == 0x64636261 && c.err == 0 && z->state == 1,
+		       "zview: the last u32; the stream's end and Adler-32 checked");
+	}
+	cr_dbgset_close(&set);
+	unlink(mod.path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	t_crc();
 	t_elf();
 	t_find();
 	t_image();
+	t_zview();
 	return tap_done();
 }
