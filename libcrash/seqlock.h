@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Sequence locks for the lock-free slot caches: the CFI row cache (one
- * generation for all its slots) and the CIE memo (cfi/cache.c), the modules
+ * generation for all its slots), the CIE and gap memos (cfi/cache.c), the modules
  * found at crash time (module.c).  The word is even when stable, odd while a
  * writer writes; 0 for a slot never written.  A writer claims it with a
  * compare-and-swap or, when another writer has it, does not write at all

@@ -257,10 +257,53 @@ CR_HOT void cr_cie_memo_put(uint64_t addr, uint64_t mod, const struct cr_cie *ci
 	cr_seq_release(&s->seq, seq);
 }
 
+static struct gap_slot {
+	uint64_t seq;		/* odd while being written, 0: never written */
+	uint64_t mod, lo, hi;
+} gap_slots[CR_GAP_SLOTS] CR_WRITTEN_PAGE;
+static unsigned gap_next CR_WRITTEN_PAGE;	/* the slot the next put takes */
+
+CR_HOT int cr_gap_memo_has(uint64_t mod, uint64_t pc)
+{
+	if (!cr_cache_enabled || !mod)
+		return 0;
+	for (unsigned i = 0; i < CR_GAP_SLOTS; i++) {
+		const struct gap_slot *s = &gap_slots[i];
+		uint64_t seq = cr_seq_begin(&s->seq);
+
+		if ((seq & 1) || seq == 0 ||
+		    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod ||
+		    pc < __atomic_load_n(&s->lo, __ATOMIC_RELAXED) ||
+		    pc >= __atomic_load_n(&s->hi, __ATOMIC_RELAXED))
+			continue;
+		if (cr_seq_still(&s->seq, seq))
+			return 1;
+	}
+	return 0;
+}
+
+void cr_gap_memo_put(uint64_t mod, uint64_t lo, uint64_t hi)
+{
+	struct gap_slot *s;
+	uint64_t seq;
+
+	if (!cr_cache_enabled || !mod || lo >= hi || cr_gap_memo_has(mod, lo))
+		return;
+	s = &gap_slots[__atomic_fetch_add(&gap_next, 1, __ATOMIC_RELAXED) % CR_GAP_SLOTS];
+	if (!cr_seq_claim(&s->seq, &seq))
+		return;	/* another writer has it: not remembered */
+	__atomic_store_n(&s->mod, mod, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->lo, lo, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->hi, hi, __ATOMIC_RELAXED);
+	cr_seq_release(&s->seq, seq);
+}
+
 void cr_cache_clear(void)
 {
 	cr_cache_gen += 2;
 	memset(cr_cache_slots, 0, sizeof(cr_cache_slots));
 	memset(cr_cache_rows, 0, sizeof(cr_cache_rows));
 	memset(cie_slots, 0, sizeof(cie_slots));
+	memset(gap_slots, 0, sizeof(gap_slots));
+	gap_next = 0;
 }

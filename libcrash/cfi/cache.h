@@ -136,6 +136,23 @@ int cr_cie_memo_get(uint64_t addr, uint64_t mod, struct cr_cie *cie, struct cr_c
 void cr_cie_memo_put(uint64_t addr, uint64_t mod, const struct cr_cie *cie,
 		     const struct cr_cie_init *init);
 
+/*
+ * The gap memo: stretches of a module's code that no FDE covers, by module
+ * key, for live walks (cfi/step.c).  Under `auto`, a frame in code without
+ * unwind tables (hand-written assembly, a -fno-asynchronous-unwind-tables
+ * build) cost a failed lookup, the search of .eh_frame_hdr and one FDE's
+ * parse (~1,600 instructions), before scan or fp read it; a stretch
+ * remembered costs a few compares.  [lo, hi) is where the lookup of
+ * cr_eh_find_gap gives "none" for every pc (ehframe.c): a module's tables
+ * do not change while it is loaded, and its key changes with another module
+ * at its address, as the row cache's does.  Each slot has a sequence lock of
+ * its own (seqlock.h); a put replaces the slots in turn.
+ */
+#define CR_GAP_SLOTS 8
+/* 1 if a stretch of module mod without FDEs holds pc, else 0. */
+int cr_gap_memo_has(uint64_t mod, uint64_t pc);
+void cr_gap_memo_put(uint64_t mod, uint64_t lo, uint64_t hi);
+
 /* Control, for tests and benchmarks (not thread-safe).  cr_cache_enabled:
    1 by default; benchmarks turn it off to measure it. */
 void cr_cache_clear(void);

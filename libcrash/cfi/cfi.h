@@ -86,6 +86,15 @@ int cr_eh_find_in(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 		  uint64_t pc, struct cr_fde *fde);
 
 /*
+ * cr_eh_find, and where it answers -CR_ENOINFO from .eh_frame_hdr's table,
+ * the stretch [gap[0], gap[1]) around pc of the pcs it answers so for (the
+ * gap memo's, cache.h); gap[0] = gap[1] = 0 where it does not know one (a
+ * linear scan, an unsorted table, an error, an FDE found).
+ */
+int cr_eh_find_gap(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
+		   struct cr_fde *fde, uint64_t gap[2]);
+
+/*
  * Decode the FDE at addr (and its CIE).  The entries must lie inside
  * [src->eh_frame, src->eh_frame_end) (either bound 0: unknown).  0, -CR_EINVAL
  * if addr holds a CIE, a terminator or junk, -CR_EFAULT.

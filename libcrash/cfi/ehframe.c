@@ -538,8 +538,9 @@ static inline __attribute__((always_inline)) int entry(const struct table *t, ui
 
 /*
  * Binary search for the last entry with location <= pc.  Returns 0 (*fde_at
- * set), -CR_ENOINFO (pc below the first entry), 1 (the table is not sorted:
- * scan linearly), -CR_EFAULT.
+ * set; locs: its location and the next entry's, UINT64_MAX past the last),
+ * -CR_ENOINFO (pc below the first entry, locs[1] its location), 1 (the table
+ * is not sorted: scan linearly), -CR_EFAULT.
  *
  * Unsorted detection, cheap and only where we look: first <= last, and every
  * probed location lies between the locations of the two entries bracketing
@@ -547,8 +548,10 @@ static inline __attribute__((always_inline)) int entry(const struct table *t, ui
  * only off the search path gives the answer a sorted one would; the caller's
  * pc_lo <= pc < pc_hi check on the FDE catches a wrong pick.
  */
-CR_HOT static int search(const struct cr_mem *m, const struct cr_ehsrc *src, const struct cr_ehhdr *h,
-		  uint64_t pc, uint64_t *fde_at)
+static inline __attribute__((always_inline)) int search(const struct cr_mem *m,
+							 const struct cr_ehsrc *src,
+							 const struct cr_ehhdr *h, uint64_t pc,
+							 uint64_t *fde_at, uint64_t locs[2])
 {
 	uint64_t a = 0, b = h->count, lo_val, hi_val, loc, mid;
 	struct table t = { m, NULL, h->table, src->eh_hdr };
@@ -562,6 +565,7 @@ CR_HOT static int search(const struct cr_mem *m, const struct cr_ehsrc *src, con
 		return -CR_EFAULT;
 	if (lo_val > hi_val)
 		return 1;
+	locs[1] = lo_val;
 	if (pc < lo_val)
 		return -CR_ENOINFO;
 	/* Invariant: loc[a] <= pc, and pc < loc[b] (b == count: past the end). */
@@ -587,7 +591,8 @@ CR_HOT static int search(const struct cr_mem *m, const struct cr_ehsrc *src, con
 				hi_val = loc;
 			}
 		}
-		return entry(&t, a, &loc, fde_at);
+		locs[1] = b < h->count ? hi_val : UINT64_MAX;	/* hi_val: b's */
+		return entry(&t, a, &locs[0], fde_at);
 	}
 	for (n = 0; n < 64 && b - a > 1; n++) {
 		mid = a + (b - a) / 2;
@@ -603,7 +608,8 @@ CR_HOT static int search(const struct cr_mem *m, const struct cr_ehsrc *src, con
 			hi_val = loc;
 		}
 	}
-	return entry(&t, a, &loc, fde_at);
+	locs[1] = b < h->count ? hi_val : UINT64_MAX;
+	return entry(&t, a, &locs[0], fde_at);
 }
 
 CR_HOT int cr_eh_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct cr_ehhdr *h)
@@ -616,26 +622,74 @@ CR_HOT int cr_eh_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct 
 	return h->ret;
 }
 
-CR_HOT int cr_eh_find_in(const struct cr_mem *m, const struct cr_ehsrc *src,
-			 const struct cr_ehhdr *h, uint64_t pc, struct cr_fde *fde)
+/*
+ * cr_eh_find_in, and with gap not NULL, where it answers -CR_ENOINFO from
+ * the table's search, the stretch [gap[0], gap[1]) of pcs it answers so for
+ * (gap[1] > gap[0]; else unknown, and gap[0] = gap[1] = 0): below the first
+ * entry, or from the end of the FDE of the last entry at or below pc (and
+ * that entry's location) to the next entry's.  Every pc there finds the
+ * same entry in a sorted table (the LSB requires one), whose FDE does not
+ * cover it.  Inline: cr_eh_find_in (a first capture's lookups) keeps its
+ * code without the gap's.
+ */
+static inline __attribute__((always_inline)) int find_in(const struct cr_mem *m,
+							  const struct cr_ehsrc *src,
+							  const struct cr_ehhdr *h, uint64_t pc,
+							  struct cr_fde *fde, uint64_t *gap)
 {
 	struct span sp;
-	uint64_t at;
+	uint64_t at, locs[2];
+	struct cr_fde f;
 	int ret = h->ret;
 
+	if (gap)
+		gap[0] = gap[1] = 0;
 	if (src->eh_hdr && ret < 0 && !src->eh_frame)
 		return ret;
 	sp = eh_span(src, src->eh_frame ? src->eh_frame : h->eh_frame);
 	if (ret == 0 && h->count) {
-		ret = search(m, src, h, pc, &at);
+		ret = search(m, src, h, pc, &at, locs);
+		if (ret == -CR_ENOINFO && gap) {
+			gap[1] = locs[1];	/* (gap[0] 0: below the first entry) */
+			return ret;
+		}
 		if (ret < 0)
 			return ret;
-		if (ret == 0)
+		if (ret == 0 && !gap)
 			return parse_fde(m, src, &sp, at, &pc, fde);
+		if (ret == 0) {
+			/* The FDE whole, then its range: where it ends is the gap's start. */
+			if ((ret = parse_fde(m, src, &sp, at, NULL, &f)) < 0)
+				return ret;
+			if (pc >= f.pc_lo && pc < f.pc_hi) {
+				*fde = f;
+				return 0;
+			}
+			if (pc >= f.pc_hi) {
+				gap[0] = f.pc_hi > locs[0] ? f.pc_hi : locs[0];
+				gap[1] = locs[1];
+			}
+			return -CR_ENOINFO;
+		}
 	}
 	if (!sp.lo)
 		return -CR_ENOINFO;	/* no .eh_frame to scan */
 	return linear(m, src, &sp, pc, fde);	/* (writes *fde on success only) */
+}
+
+CR_HOT int cr_eh_find_in(const struct cr_mem *m, const struct cr_ehsrc *src,
+			 const struct cr_ehhdr *h, uint64_t pc, struct cr_fde *fde)
+{
+	return find_in(m, src, h, pc, fde, NULL);
+}
+
+int cr_eh_find_gap(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
+		   struct cr_fde *fde, uint64_t gap[2])
+{
+	struct cr_ehhdr h;
+
+	cr_eh_hdr(m, src, &h);
+	return find_in(m, src, &h, pc, fde, gap);
 }
 
 CR_HOT int cr_eh_find(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,

@@ -9,17 +9,38 @@
 #include "../module.h"
 #include "../unwind.h"
 
+/*
+ * The FDE lookup of a live walk (w->cache) through the gap memo (cache.h):
+ * -CR_ENOINFO at once for a pc in a stretch no FDE covers, looked up before;
+ * a lookup that finds such a stretch puts it there.  Else cr_eh_find.
+ */
+static int find(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, struct cr_fde *fde)
+{
+	struct cr_ehsrc src;
+	uint64_t key, gap[2];
+	int ret;
+
+	cr_cfi_src(mod, w->cache, &src);
+	if (!w->cache)
+		return cr_eh_find(w->mem, &src, pc, fde);
+	key = cr_module_key(mod);
+	if (cr_gap_memo_has(key, pc))
+		return -CR_ENOINFO;
+	ret = cr_eh_find_gap(w->mem, &src, pc, fde, gap);
+	if (ret == -CR_ENOINFO)
+		cr_gap_memo_put(key, gap[0], gap[1]);	/* (none if gap is empty) */
+	return ret;
+}
+
 int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi)
 {
 	const struct cr_module *mod;
-	struct cr_ehsrc src;
 	struct cr_fde fde;
 	int ret;
 
 	if (cr_walk_module(w, pc, &mod) < 0 || !mod->eh_hdr)
 		return -CR_ENOINFO;
-	cr_cfi_src(mod, w->cache, &src);
-	if ((ret = cr_eh_find(w->mem, &src, pc, &fde)) < 0)
+	if ((ret = find(w, mod, pc, &fde)) < 0)
 		return ret;
 	*lo = fde.pc_lo;
 	*hi = fde.pc_hi;
@@ -52,13 +73,11 @@ static void last_put(struct cr_lastrows *m, uint64_t pc, uint64_t key, const str
 static int decode(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, uint64_t key,
 		  struct cr_row *row)
 {
-	struct cr_ehsrc src;
 	struct cr_fde fde;
 	struct cr_crow crow;
 	int ret;
 
-	cr_cfi_src(mod, w->cache, &src);
-	if ((ret = cr_eh_find(w->mem, &src, pc, &fde)) < 0)
+	if ((ret = find(w, mod, pc, &fde)) < 0)
 		return ret == -CR_EFAULT ? ret : -CR_ENOINFO;
 	if ((ret = cr_cfa_run(w->mem, w->arch, &fde, pc, row)) < 0)
 		return ret;

@@ -1469,9 +1469,75 @@ static void t_objects(void)
 	tap_is_u64(o.bad, 0, "all loaded objects: bsearch == table == linear scan");
 }
 
+/*
+ * cr_eh_find_gap: where the table's search answers "none", the stretch it
+ * answers so for, each of whose pcs cr_eh_find also misses (the standard
+ * image: fn 1 ends at 0x100, fn 2 is [0x200, 0x210), fn 3 starts at 0x300).
+ */
+static void t_gap(void)
+{
+	static const struct {
+		uint64_t pc, lo, hi;
+		const char *what;
+	} g[] = {
+		{ TEXT - 1, 0, TEXT, "below the first FDE: up to it" },
+		{ TEXT + 0x100, TEXT + 0x100, TEXT + 0x200, "at fn 1's end: to fn 2" },
+		{ TEXT + 0x180, TEXT + 0x100, TEXT + 0x200, "between fn 1 and fn 2" },
+		{ TEXT + 0x1ff, TEXT + 0x100, TEXT + 0x200, "just before fn 2" },
+		{ TEXT + 0x250, TEXT + 0x210, TEXT + 0x300, "between fn 2 and fn 3" },
+		{ TEXT + 0x480, TEXT + 0x480, UINT64_MAX, "past the last: to the end" },
+	};
+	struct cr_fde f, poison;
+	uint64_t gap[2];
+	char name[160];
+
+	build(sorted, 0x3b, DW_EH_PE_udata4);
+	use_image(1, HDR_LEN);
+	for (unsigned i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		int ret, all = 1;
+
+		memset(&f, 0xa5, sizeof(f));
+		memset(&poison, 0xa5, sizeof(poison));
+		ret = cr_eh_find_gap(&mem, &src, g[i].pc, &f, gap);
+		snprintf(name, sizeof(name), "gap: %s: -CR_ENOINFO, [0x%" PRIx64 ", 0x%" PRIx64 ")",
+			 g[i].what, g[i].lo, g[i].hi);
+		tap_ok(ret == -CR_ENOINFO && gap[0] == g[i].lo && gap[1] == g[i].hi &&
+			       memcmp(&f, &poison, sizeof(f)) == 0,
+		       name);
+		/* Its pcs miss (its ends, and around the pc); the pcs next to it hit. */
+		{
+			uint64_t in[] = { gap[0], gap[0] + 1, g[i].pc - 1, g[i].pc, g[i].pc + 1,
+					  gap[1] - 1 };
+
+			for (unsigned k = 0; k < sizeof(in) / sizeof(in[0]); k++)
+				if (in[k] >= gap[0] && in[k] < gap[1])
+					all &= find(in[k], &f) == -CR_ENOINFO;
+		}
+		all &= gap[1] == UINT64_MAX || find(gap[1], &f) == 0;
+		all &= gap[0] == 0 || find(gap[0] - 1, &f) == 0;
+		snprintf(name, sizeof(name), "gap: %s: cr_eh_find misses inside, hits at both ends",
+			 g[i].what);
+		tap_ok(all, name);
+	}
+	tap_ok(cr_eh_find_gap(&mem, &src, TEXT + 0x20, &f, gap) == 0 && f.pc_lo == TEXT &&
+		       gap[0] == 0 && gap[1] == 0,
+	       "gap: an FDE found: it, and no stretch");
+	use_image(0, 0);
+	tap_ok(cr_eh_find_gap(&mem, &src, TEXT + 0x180, &f, gap) == -CR_ENOINFO && gap[0] == 0 &&
+		       gap[1] == 0,
+	       "gap: no hdr (a linear scan): no stretch known");
+	build(sorted, 0x3b, DW_EH_PE_udata4);
+	use_image(1, HDR_LEN);
+	memset(img + fde_at[1], 0xff, 4);	/* fn 1's FDE: an extended length, past the section */
+	tap_ok(cr_eh_find_gap(&mem, &src, TEXT + 0x180, &f, gap) < 0 && gap[0] == 0 &&
+		       gap[1] == 0,
+	       "gap: the FDE before the pc malformed: no stretch known");
+}
+
 int main(void)
 {
 	t_standard();
+	t_gap();
 	t_hdr_variants();
 	t_cie_forms();
 	t_fde_malformed();

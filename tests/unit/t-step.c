@@ -228,6 +228,43 @@ static void t_cfi(void)
 	out.pc = F + 2;
 	tap_ok(cr_cfi_step_cached(&w, &out) == -CR_ENOINFO && out.pc == F + 2,
 	       "... another pc: not cached, untouched");
+
+	/* The gap memo (cache.h): code that no FDE covers, looked up once. */
+	cfi_setup(0, 0);
+	cr_cache_clear();
+	fp_walk(&w, x86, 0);
+	w.cache = 1;
+	fp_regs(&r, x86, F + 0x81, fp_at(11));
+	tap_ok(step(cr_cfi_step, &w, &r) == -CR_ENOINFO && untouched() &&
+		       w.step.err_addr == F + 0x80,
+	       "cfi, live: no FDE covers F + 0x80");
+	{
+		uint64_t key = cr_module_key(&fp_mod);
+		static const uint8_t cie[] = { 0x0c, 7, 8, 0x90, 1 };
+		size_t c;
+
+		tap_ok(cr_gap_memo_has(key, F + 0x40) && cr_gap_memo_has(key, F + 0x80) &&
+			       cr_gap_memo_has(key, ~0ull - 1) && !cr_gap_memo_has(key, F + 0x3f) &&
+			       !cr_gap_memo_has(key + 1, F + 0x80),
+		       "... the stretch from the FDE's end (F + 0x40) on is remembered, for its module");
+		/* An FDE there now, in a table that changed under a loaded module
+		   (as none does): the memo answers, the table is not read. */
+		c = fp_cie(16, 0, cie, sizeof(cie));
+		fp_fde(c, F + 0x80, F + 0xc0, NULL, 0);
+		tap_ok(step(cr_cfi_step, &w, &r) == -CR_ENOINFO && untouched(),
+		       "... the next lookup there is the memo's");
+		tap_ok(cr_cfi_range(&w, F + 0x90, &(uint64_t){ 0 }, &(uint64_t){ 0 }) == -CR_ENOINFO,
+		       "... and cr_cfi_range's (the entry step's)");
+		w.cache = 0;
+		tap_ok(step(cr_cfi_step, &w, &r) == 0 && out.pc == 0x401777,
+		       "... a walk without the cache reads the table");
+		w.cache = 1;
+		cr_cache_clear();
+		tap_ok(step(cr_cfi_step, &w, &r) == 0 && out.pc == 0x401777 && out.r[7] == fp_at(12),
+		       "... cleared, the live walk reads it too");
+		tap_ok(!cr_gap_memo_has(key, F + 0x80) && !cr_gap_memo_has(key, F + 0x40),
+		       "... no stretch remembered when an FDE is found");
+	}
 	cr_cache_clear();
 }
 
