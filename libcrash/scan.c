@@ -18,8 +18,10 @@
  * range, not its rows); else a sized symbol that contains pc; else the
  * nearest unsized symbol (hand-written assembly).  No FDE and no symbol, or
  * a pc past its sized symbol's end (a PLT stub after _init): -CR_ENOSTART.
- * *frag: the symbol is a fragment (cr_sym_fragment: NAME.cold), whose start
- * is no entry: its range serves to find instruction boundaries, not a frame.
+ * *frag: the symbol is a fragment (cr_sym_fragment: NAME.cold), or the FDE
+ * starts inside a frame already built (cr_cfa_entry_row: GCC's FDE of
+ * NAME.cold), whose start is no entry: its range serves to find
+ * instruction boundaries, not a frame.
  * The FDE first: its search is a binary search of .eh_frame_hdr in memory,
  * where a static function's symbol is in the .symtab of a file (libc's is
  * 240 KiB, in its debug file), read and indexed at the first lookup of a walk
@@ -37,11 +39,12 @@ static __attribute__((noinline)) int find_function(struct cr_walk *w, uint64_t p
 	*frag = 0;
 	if (cr_walk_module(w, pc, &mod) < 0)
 		return -CR_ENOSTART;
-	if (cr_cfi_range(w, pc, &lo, &hi) == 0 && lo <= pc && pc < hi) {
+	if (cr_cfi_function(w, pc, &lo, &hi, frag) == 0 && lo <= pc && pc < hi) {
 		*start = lo;
 		*size = hi - lo;
 		return 0;
 	}
+	*frag = 0;
 	/* The walk's symbol files (cr_unwind), opened at the first lookup. */
 	if (w->syms) {
 		if (!w->syms_open) {

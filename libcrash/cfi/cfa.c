@@ -674,3 +674,27 @@ CR_HOT int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, c
 		return ret;
 	return cr_row_compact_cols(&r, cols, a, c);
 }
+
+int cr_cfa_entry_row(const struct cr_mem *m, const struct cr_fde *fde)
+{
+	struct cr_cursor c;
+	uint8_t op;
+
+	cr_cursor_init_view(&c, m, fde->insns, fde->insns_end, &fde->view);
+	for (unsigned i = 0; i < 64 && c.pos < c.end; i++) {
+		op = cr_u8(&c);
+		if (c.err)
+			return 0;
+		if (op == DW_CFA_nop)
+			continue;
+		if (op == DW_CFA_undefined) {	/* the outermost frame's mark (_start) */
+			cr_uleb(&c);
+			continue;
+		}
+		return (op & 0xc0) == DW_CFA_advance_loc || op == DW_CFA_set_loc ||
+		       op == DW_CFA_advance_loc1 || op == DW_CFA_advance_loc2 ||
+		       op == DW_CFA_advance_loc4;
+	}
+	return c.err == 0 && c.pos >= c.end;
+}
+

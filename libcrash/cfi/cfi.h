@@ -138,6 +138,24 @@ struct cr_walk;
 int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi);
 
 /*
+ * cr_cfi_range's, and *frag: 1 if the FDE's first location is no function
+ * entry (cr_cfa_entry_row says 0): the scan engine's start, which a fragment
+ * is not (scan.c).
+ */
+int cr_cfi_function(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi, uint8_t *frag);
+
+/*
+ * 1 if the FDE's instructions give no rule at its first location, before
+ * their first advance (nops and DW_CFA_undefined, the outermost frame's
+ * mark, aside): the row there is the CIE's, a function's entry.  0 for an
+ * FDE that starts inside a frame already built: GCC and clang describe a
+ * fragment moved out of its function (NAME.cold) so (def_cfa_offset 48,
+ * offset rbx, ... at its first byte), and linkers the PLT.  0 too for
+ * unreadable or truncated instructions.
+ */
+int cr_cfa_entry_row(const struct cr_mem *m, const struct cr_fde *fde);
+
+/*
  * *src: the tables of mod as the loader maps them.  memo: the walk may use
  * the CIE memo (cache.h; live walks only).
  */

@@ -32,7 +32,7 @@ static int find(struct cr_walk *w, const struct cr_module *mod, uint64_t pc, str
 	return ret;
 }
 
-int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi)
+static int range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi, uint8_t *frag)
 {
 	const struct cr_module *mod;
 	struct cr_fde fde;
@@ -44,7 +44,19 @@ int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi)
 		return ret;
 	*lo = fde.pc_lo;
 	*hi = fde.pc_hi;
+	if (frag)
+		*frag = !cr_cfa_entry_row(w->mem, &fde);
 	return 0;
+}
+
+int cr_cfi_range(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi)
+{
+	return range(w, pc, lo, hi, NULL);
+}
+
+int cr_cfi_function(struct cr_walk *w, uint64_t pc, uint64_t *lo, uint64_t *hi, uint8_t *frag)
+{
+	return range(w, pc, lo, hi, frag);
 }
 
 /* The walk's last rows (unwind.h), for walks without the row cache. */

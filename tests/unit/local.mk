@@ -56,7 +56,8 @@ tests_unit_t_recall_CFLAGS = $(AM_CFLAGS) -fno-omit-frame-pointer
 tests_unit_t_recall_LDFLAGS = -no-install -Wl,-z,now
 tests_unit_t_recall_LDADD = libcrash.la -ldl -lpthread
 tests_unit_t_recall_DEPENDENCIES = libcrash.la tests/unit/librecall-a.so tests/unit/librecall-b.so \
-	tests/unit/librecall-scan-a.so tests/unit/librecall-scan-b.so tests/unit/librecall-cold.so
+	tests/unit/librecall-scan-a.so tests/unit/librecall-scan-b.so tests/unit/librecall-cold.so \
+	tests/unit/librecall-coldeh.so
 tests/unit/librecall-a.so: $(srcdir)/tests/recall/mod.c
 	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) $(CFLAGS) -O2 -fno-omit-frame-pointer -fPIC -shared \
 		-DRECALL_PAD=1 -o $@ $<
@@ -81,7 +82,12 @@ CLEANFILES += tests/unit/librecall-scan-a.so tests/unit/librecall-scan-b.so
 tests/unit/librecall-cold.so: $(srcdir)/tests/recall/coldmod.c
 	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) -g -O2 -fno-omit-frame-pointer \
 		-fno-asynchronous-unwind-tables -fno-unwind-tables -fPIC -shared -o $@ $<
-CLEANFILES += tests/unit/librecall-cold.so
+# The same with unwind tables and without frame pointers: work.cold has an FDE
+# of its own, whose start is no entry (for the scan engine alone).
+tests/unit/librecall-coldeh.so: $(srcdir)/tests/recall/coldmod.c
+	$(AM_V_CC)$(MKDIR_P) tests/unit && $(CC) -g -O2 -fomit-frame-pointer \
+		-fasynchronous-unwind-tables -fPIC -shared -o $@ $<
+CLEANFILES += tests/unit/librecall-cold.so tests/unit/librecall-coldeh.so
 # Module memory proven once (libcrash/modmem.c): the two modules above and one
 # whose segments are 64 KiB apart (holes the loader makes PROT_NONE), with and
 # without 12 KiB more code (the same span, more readable pages of text).

@@ -746,6 +746,41 @@ static void t_real(void)
 		   "cr_cfa_run_compact: every real row as cr_cfa_run + cr_row_compact");
 }
 
+/* cr_cfa_entry_row: does the FDE's first location have the CIE's row (a function's entry)? */
+static int entry_of(const uint8_t *f, size_t fn)
+{
+	setup(std_cie, sizeof(std_cie), f, fn);
+	return cr_cfa_entry_row(&mem, &fde);
+}
+
+static void t_entry_row(void)
+{
+#define E(...) entry_of((const uint8_t[]){ __VA_ARGS__ }, sizeof((const uint8_t[]){ __VA_ARGS__ }))
+	tap_is_i64(entry_of(NULL, 0), 1, "entry row: no instructions");
+	tap_is_i64(E(0, 0, 0), 1, "entry row: nops only");
+	tap_is_i64(E(0x41, 0x0e, 16, 0x86, 2), 1, "entry row: advance_loc first (a push's rule after it)");
+	tap_is_i64(E(0, 0x02, 5, 0x0e, 16), 1, "entry row: a nop, then advance_loc1");
+	tap_is_i64(E(0x03, 5, 0), 1, "entry row: advance_loc2 first");
+	tap_is_i64(E(0x04, 5, 0, 0, 0), 1, "entry row: advance_loc4 first");
+	tap_is_i64(E(0x01, 0x10, 0x10, 0, 0), 1, "entry row: set_loc first");
+	tap_is_i64(E(0x07, 16, 0x41), 1, "entry row: undefined rip (_start's mark), then an advance");
+	/* GCC's FDE of work.cold: the body's frame at its first byte. */
+	tap_is_i64(E(0x0e, 48, 0x83, 4, 0x86, 3, 0x8c, 2), 0,
+		   "entry row: def_cfa_offset 48 first (a cold fragment): no entry");
+	tap_is_i64(E(0, 0x86, 3, 0x41), 0, "entry row: a nop, then offset rbp: no entry");
+	tap_is_i64(E(0x07, 16, 0x0e, 16), 0, "entry row: undefined rip, then def_cfa_offset: no entry");
+	tap_is_i64(E(0x2e, 8, 0x41), 0, "entry row: GNU_args_size first: no entry (a rule kind we do not pass over)");
+	tap_is_i64(E(0x07), 0, "entry row: undefined without its operand (truncated): no entry");
+	{
+		uint8_t nops[80] = { 0 };
+
+		nops[79] = 0x0e;
+		tap_is_i64(entry_of(nops, sizeof(nops)), 0,
+			   "entry row: past 64 nops the instructions are not looked at: no entry");
+	}
+#undef E
+}
+
 int main(void)
 {
 	t_cie_only();
@@ -759,5 +794,6 @@ int main(void)
 	t_gcc_shaped();
 	t_faults();
 	t_real();
+	t_entry_row();
 	return tap_done();
 }

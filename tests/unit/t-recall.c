@@ -235,6 +235,59 @@ static int cold_fragment(void)
 	return fn && cold_bad == 0;
 }
 
+/*
+ * The same call with unwind tables, without frame pointers (librecall-coldeh:
+ * GCC gives work.cold an FDE of its own, whose rows start with work's frame
+ * already built).  The scan engine takes an FDE's start for the function's,
+ * but not that one: its frames must be the true chain's, for as far as they
+ * go (up to work.cold, whose frame no prologue describes); auto (cfi) walks
+ * it whole.
+ */
+static int coldeh_bad;
+
+__attribute__((noinline)) static int coldeh_check(void *const *ra, int n)
+{
+	void *buf[MAXF];
+
+	for (int k = 0; k < 4; k++) {	/* scan twice (decoded, cached), auto twice */
+		int got = crash_backtrace_with(k < 2 ? CRASH_ENGINE_SCAN : CRASH_ENGINE_AUTO, buf,
+					       MAXF);
+
+		if (k >= 2) {
+			if (!chain_found("cold fragment, FDEs", k, "auto", buf, got, ra, n))
+				coldeh_bad++;
+			continue;
+		}
+		/* Scan: buf[2 ..] a prefix of ra, and at least cold_call's own. */
+		for (int i = 2; i < got && i < n + 2; i++)
+			if (buf[i] != ra[i - 2] || got < 3) {
+				chain_found("cold fragment, FDEs", k, "scan", buf, got, ra, n);
+				coldeh_bad++;
+				break;
+			}
+		if (got < 3)
+			coldeh_bad++;
+	}
+	__asm__ volatile("" ::: "memory");
+	return 0;
+}
+
+static int cold_fragment_eh(void)
+{
+	char path[4200];
+	void *h;
+	int (*fn)(int (*)(void *const *, int), int);
+
+	snprintf(path, sizeof(path), "%s/librecall-coldeh.so", dir);
+	if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+		return fprintf(stderr, "# %s\n", dlerror()), 0;
+	fn = (int (*)(int (*)(void *const *, int), int))(uintptr_t)dlsym(h, "cold_chain");
+	if (fn)
+		fn(coldeh_check, 4);
+	dlclose(h);
+	return fn && coldeh_bad == 0;
+}
+
 static int scan_twins(void)
 {
 	void *base[2] = { NULL, NULL };
@@ -578,6 +631,8 @@ int main(int argc, char **argv)
 			     "at the same address, decoded and cached");
 	tap_ok(cold_fragment(), "auto and fp: a call from a cold fragment without unwind tables "
 				"(work.cold), every return address");
+	tap_ok(cold_fragment_eh(), "scan: a cold fragment's FDE is no function start (its "
+				   "frames a prefix of the chain); auto: every return address");
 
 	{
 		int q = have_query(), k, ok;
