@@ -219,20 +219,26 @@ __attribute__((noinline)) static int cold_check(void *const *ra, int n)
 	return 0;
 }
 
-static int cold_fragment(void)
+/* coldmod.c's chain in the build lib, calling back cb: 1 if it ran. */
+static int cold_run(const char *lib, int (*cb)(void *const *, int))
 {
 	char path[4200];
 	void *h;
 	int (*fn)(int (*)(void *const *, int), int);
 
-	snprintf(path, sizeof(path), "%s/librecall-cold.so", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, lib);
 	if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
 		return fprintf(stderr, "# %s\n", dlerror()), 0;
 	fn = (int (*)(int (*)(void *const *, int), int))(uintptr_t)dlsym(h, "cold_chain");
 	if (fn)
-		fn(cold_check, 4);	/* r reaches 24 at i = 3: the cold call, once */
+		fn(cb, 4);	/* r reaches 24 at i = 3: the cold call, once */
 	dlclose(h);
-	return fn && cold_bad == 0;
+	return fn != NULL;
+}
+
+static int cold_fragment(void)
+{
+	return cold_run("librecall-cold.so", cold_check) && cold_bad == 0;
 }
 
 /*
@@ -259,14 +265,14 @@ __attribute__((noinline)) static int coldeh_check(void *const *ra, int n)
 			continue;
 		}
 		/* Scan: buf[2 ..] a prefix of ra, and at least cold_call's own. */
+		int prefix = got >= 3;
+
 		for (int i = 2; i < got && i < n + 2; i++)
-			if (buf[i] != ra[i - 2] || got < 3) {
-				chain_found("cold fragment, FDEs", k, "scan", buf, got, ra, n);
-				coldeh_bad++;
-				break;
-			}
-		if (got < 3)
+			prefix &= buf[i] == ra[i - 2];
+		if (!prefix) {
+			chain_found("cold fragment, FDEs", k, "scan", buf, got, ra, n);
 			coldeh_bad++;
+		}
 	}
 	__asm__ volatile("" ::: "memory");
 	return 0;
@@ -274,18 +280,7 @@ __attribute__((noinline)) static int coldeh_check(void *const *ra, int n)
 
 static int cold_fragment_eh(void)
 {
-	char path[4200];
-	void *h;
-	int (*fn)(int (*)(void *const *, int), int);
-
-	snprintf(path, sizeof(path), "%s/librecall-coldeh.so", dir);
-	if (!(h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
-		return fprintf(stderr, "# %s\n", dlerror()), 0;
-	fn = (int (*)(int (*)(void *const *, int), int))(uintptr_t)dlsym(h, "cold_chain");
-	if (fn)
-		fn(coldeh_check, 4);
-	dlclose(h);
-	return fn && coldeh_bad == 0;
+	return cold_run("librecall-coldeh.so", coldeh_check) && coldeh_bad == 0;
 }
 
 static int scan_twins(void)
