@@ -257,15 +257,22 @@ CR_HOT void cr_cie_memo_put(uint64_t addr, uint64_t mod, const struct cr_cie *ci
 	cr_seq_release(&s->seq, seq);
 }
 
+/*
+ * The slots in .bss, and the count of puts in .data: .data's page is full
+ * (the slots there pushed cr_cache_gen into a page of its own, which the
+ * loader then wrote at every start-up: two page faults more for every
+ * process, tests/abi/check-symbols.sh), and a process that never puts reads
+ * no slot, so never maps their page.
+ */
 static struct gap_slot {
 	uint64_t seq;		/* odd while being written, 0: never written */
 	uint64_t mod, lo, hi;
-} gap_slots[CR_GAP_SLOTS] CR_WRITTEN_PAGE;
-static unsigned gap_next CR_WRITTEN_PAGE;	/* the slot the next put takes */
+} gap_slots[CR_GAP_SLOTS];
+static unsigned gap_next CR_WRITTEN_PAGE;	/* puts so far: the slot the next takes */
 
 CR_HOT int cr_gap_memo_has(uint64_t mod, uint64_t pc)
 {
-	if (!cr_cache_enabled || !mod)
+	if (!cr_cache_enabled || !mod || !__atomic_load_n(&gap_next, __ATOMIC_ACQUIRE))
 		return 0;
 	for (unsigned i = 0; i < CR_GAP_SLOTS; i++) {
 		const struct gap_slot *s = &gap_slots[i];
