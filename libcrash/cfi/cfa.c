@@ -675,6 +675,7 @@ CR_HOT int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, c
 	return cr_row_compact_cols(&r, cols, a, c);
 }
 
+/* (cfi.h) What an FDE says at its first location, up to its first advance. */
 int cr_cfa_entry_row(const struct cr_mem *m, const struct cr_fde *fde)
 {
 	struct cr_cursor c;
@@ -697,4 +698,3 @@ int cr_cfa_entry_row(const struct cr_mem *m, const struct cr_fde *fde)
 	}
 	return c.err == 0 && c.pos >= c.end;
 }
-
