@@ -1,11 +1,94 @@
 /* SPDX-License-Identifier: MIT */
 /* cfi/cache.c: the two slots of a pc, the key, page 0, the switch, the
    shapes the trace loop puts apart from the full rows. */
+#include <pthread.h>
 #include <string.h>
 
 #include "../tap.h"
 #include "cfi/cache.h"
 #include "cfi/cfi.h"
+
+/* The gap memo: stretches kept by module, in turn, none where the put was empty. */
+static void t_gap(void)
+{
+	const uint64_t mod = 0x7f0000001000ull;
+
+	cr_cache_clear();
+	tap_ok(!cr_gap_memo_has(mod, 0x1000), "gap: empty: none");
+	cr_gap_memo_put(mod, 0x1000, 0x2000);
+	tap_ok(cr_gap_memo_has(mod, 0x1000) && cr_gap_memo_has(mod, 0x1fff) &&
+		       !cr_gap_memo_has(mod, 0x2000) && !cr_gap_memo_has(mod, 0xfff),
+	       "gap: [0x1000, 0x2000) holds its ends, not the pcs around it");
+	tap_ok(!cr_gap_memo_has(mod + 0x1000, 0x1800), "gap: another module's key: none");
+	cr_gap_memo_put(mod, 0x3000, 0x3000);
+	cr_gap_memo_put(0, 0x4000, 0x5000);
+	tap_ok(!cr_gap_memo_has(mod, 0x3000) && !cr_gap_memo_has(0, 0x4800),
+	       "gap: an empty stretch, and key 0 (not live memory), are not kept");
+	/* A stretch already held takes no slot: 7 more fit beside the first. */
+	cr_gap_memo_put(mod, 0x1800, 0x1900);
+	for (uint64_t k = 1; k <= CR_GAP_SLOTS - 1; k++)
+		cr_gap_memo_put(mod, 0x10000 * k, 0x10000 * k + 0x100);
+	tap_ok(cr_gap_memo_has(mod, 0x1000) && cr_gap_memo_has(mod, 0x10000 * (CR_GAP_SLOTS - 1)),
+	       "gap: a stretch held already takes no slot (8 kept)");
+	cr_gap_memo_put(mod, 0x900000, 0x900100);
+	tap_ok(!cr_gap_memo_has(mod, 0x1000) && cr_gap_memo_has(mod, 0x900000) &&
+		       cr_gap_memo_has(mod, 0x10000),
+	       "gap: a ninth replaces the oldest");
+	cr_cache_enabled = 0;
+	tap_ok(!cr_gap_memo_has(mod, 0x900000), "gap: off with the cache (CRASH_CACHE=0)");
+	cr_cache_enabled = 1;
+	cr_cache_clear();
+	tap_ok(!cr_gap_memo_has(mod, 0x900000), "gap: cleared");
+}
+
+/*
+ * Writers put stretches [k * 0x100, k * 0x100 + 0x80) while readers ask:
+ * a torn slot (one put's lo, another's hi) would cover a pc in the other
+ * half of some 0x100, which no put covers; the sequence locks must throw
+ * such reads away.
+ */
+#define GAP_MOD 0x7f0000002000ull
+#define GAP_KS 64
+static int gap_false;
+
+static void *gap_writer(void *arg)
+{
+	uint64_t k = (uintptr_t)arg;
+
+	for (unsigned i = 0; i < 20000; i++, k = (k * 13 + 7) % GAP_KS)
+		cr_gap_memo_put(GAP_MOD, k * 0x100, k * 0x100 + 0x80);
+	return NULL;
+}
+
+static void *gap_reader(void *arg)
+{
+	int bad = 0;
+
+	for (unsigned i = (unsigned)(uintptr_t)arg; i < 100000; i += 3) {
+		uint64_t pc = (i * 7919ull) % (GAP_KS * 0x100);
+
+		if (cr_gap_memo_has(GAP_MOD, pc) && pc % 0x100 >= 0x80)
+			bad++;
+		if (cr_gap_memo_has(GAP_MOD + 0x1000, pc))
+			bad++;
+	}
+	__atomic_fetch_add(&gap_false, bad, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void t_gap_threads(void)
+{
+	pthread_t t[4];
+	int ok = 1;
+
+	cr_cache_clear();
+	for (uintptr_t i = 0; i < 4; i++)
+		ok &= pthread_create(&t[i], NULL, i < 2 ? gap_writer : gap_reader, (void *)i) == 0;
+	for (unsigned i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	tap_ok(ok && gap_false == 0, "gap: two writers, two readers: no pc outside every put answered");
+	cr_cache_clear();
+}
 
 static struct cr_crow row_of(int32_t cfa_off)
 {
@@ -249,5 +332,7 @@ int main(void)
 	cr_cache_enabled = 1;
 	cr_cache_clear();
 	tap_is_i64(cr_cie_memo_get(cie.addr, mod, &got, &gi), -CR_ENOINFO, "memo: cleared");
+	t_gap();
+	t_gap_threads();
 	return tap_done();
 }
