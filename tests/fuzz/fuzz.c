@@ -17,7 +17,8 @@
 #define BASE 0x10000ull
 
 #if defined(FUZZ_EH)
-/* An .eh_frame_hdr + .eh_frame image: look up pcs, run the CFA program, apply the row. */
+/* An .eh_frame_hdr + .eh_frame image: look up pcs (and the stretches around
+   them no FDE covers), run the CFA program, apply the row. */
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
 	static uint64_t stack[64];
@@ -43,8 +44,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	memcpy(stack, d, n < sizeof(stack) ? n : sizeof(stack));
 	cr_mem_buffer(&sm, 0x7fff0000, stack, sizeof(stack));
 	for (unsigned k = 0; k < 4; k++) {
-		uint64_t pc = BASE + (k * 0x9e37u + d[2 + k]) % (n + 64);
+		uint64_t pc = BASE + (k * 0x9e37u + d[2 + k]) % (n + 64), gap[2];
 
+		/* The gap memo's lookup (cfi/step.c), and the scan engine's test of
+		   an FDE's first location (cr_cfa_entry_row). */
+		if (cr_eh_find_gap(&m, &src, pc, &fde, gap) == 0)
+			cr_cfa_entry_row(&m, &fde);
 		if (cr_eh_find(&m, &src, pc, &fde) < 0)
 			continue;
 		if (cr_cfa_run(&m, &cr_arch_x86_64, &fde, pc, &row) < 0)
