@@ -44,7 +44,6 @@ static __attribute__((noinline)) int find_function(struct cr_walk *w, uint64_t p
 		*size = hi - lo;
 		return 0;
 	}
-	*frag = 0;
 	/* The walk's symbol files (cr_unwind), opened at the first lookup. */
 	if (w->syms) {
 		if (!w->syms_open) {

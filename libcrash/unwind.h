@@ -81,7 +81,7 @@ struct cr_walk {
 	struct cr_symfiles *syms;
 	uint8_t syms_open;
 	int fn_ret;
-	uint8_t fn_frag;	/* the function is a fragment (cr_sym_fragment) */
+	uint8_t fn_frag;	/* a fragment's start, no entry (cr_sym_fragment, cr_cfa_entry_row) */
 	uint64_t fn_key, fn_start, fn_size;
 	/* Set by cr_unwind: frame #00 and the last frames reached by a step that
 	   did not raise sp (a signal frame's, a leaf's caller), to find a loop. */
@@ -220,7 +220,8 @@ int cr_cfi_step_cached(struct cr_walk *w, struct cr_regs *r);
  */
 int cr_scan_function(struct cr_walk *w, uint64_t pc, uint64_t *start, uint64_t *size);
 /* cr_scan_function for a decoder that reads a frame from the start: a
-   fragment's (NAME.cold: no entry, no prologue) is -CR_ENOSTART. */
+   fragment's (NAME.cold: no entry, no prologue; its symbol's name, or its
+   FDE's first instructions, say so) is -CR_ENOSTART. */
 int cr_scan_frame_start(struct cr_walk *w, uint64_t pc, uint64_t *start, uint64_t *size);
 
 /*
