@@ -183,6 +183,100 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
  */
 #define CR_PROVE_MOD_AHEAD 1
 
+/*
+ * Proofs by the signal mask (docs/design.md, "Proofs"): rt_sigprocmask(2)
+ * with a `how` that means nothing copies its 8-byte set from the caller's
+ * memory first, with the kernel's fault handling (EFAULT, never a signal:
+ * an unmapped or PROT_NONE page, a file page past the file's end, an
+ * address the process may not touch), and only then rejects the `how`
+ * (EINVAL), changing nothing.  So EINVAL says 8 bytes at addr were
+ * readable by the calling thread at that moment, as a load would have
+ * found them: protection keys included, which process_vm_readv ignores.
+ * One system call a page, and the cheapest there is: ~0.25 us here against
+ * ~1.3 us and ~0.45 us a page for process_vm_readv (whose first call in a
+ * process costs 4-10 us more; a first capture's proofs went from ~15 us to
+ * ~3), no gettid, and a page not yet mapped is faulted in as a load does,
+ * a file's with the pages around it (docs/performance.md, issue 20).
+ *
+ * Only where the kernel itself runs the call.  qemu-user emulates it: it
+ * checks its own record of the guest's pages, then reads the set from user
+ * space, so a file page past the file's end raises SIGBUS there (t-memfast
+ * saw it on all three emulated arches).  Decided at the first proof, by
+ * three calls: process_vm_readv with nothing to copy answers 0 (the kernel
+ * returns before it looks up the process; qemu-user has no such call:
+ * ENOSYS, and a seccomp filter that refuses it says EPERM), and the order
+ * above holds (EINVAL for a readable word, EFAULT for the kernel's half);
+ * else process_vm_readv or the pipe, as before.  Emulators that share the
+ * address space and hand the call to the kernel (box64's table passes
+ * rt_sigprocmask through) get the kernel's answer.  Never under valgrind,
+ * whose memcheck checks the words a system call reads and would report the
+ * proof of a page with undefined bytes (its preload is in LD_PRELOAD).
+ */
+enum { PROOF_UNKNOWN, PROOF_SIGMASK, PROOF_COPY };
+#define CR_PROOF_HOW (-1)	/* SIG_BLOCK, SIG_UNBLOCK and SIG_SETMASK are 0-2 */
+/* The last page of the address space: the kernel's half on each of our
+   arches (x86_64, aarch64 with or without tags, riscv64, loongarch64). */
+#define CR_KERNEL_HALF 0xfffffffffffff000ull
+/* In .data, one 8-byte word (common.h): the first proof reads it, and the
+   decision's readable word is this one. */
+CR_INSTALL_DATA static uint64_t proof_method;
+/* LD_PRELOAD as the environment had it (cr_mem_env): 0 not seen, 1 seen,
+   2 valgrind's preload in it. */
+CR_INSTALL_DATA static int proof_env;
+
+static inline int sigmask_readable(uint64_t addr)
+{
+	return cr_sys_sigprocmask(CR_PROOF_HOW, (const uint64_t *)(uintptr_t)addr, NULL) ==
+	       -EINVAL;
+}
+
+void cr_mem_env(const char *ld_preload)
+{
+	int vg = 0;
+
+	for (const char *s = ld_preload; s && *s; s++)
+		if (cr_strncmp(s, "/vgpreload_", 11) == 0) {
+			vg = 1;
+			break;
+		}
+	__atomic_store_n(&proof_env, 1 + vg, __ATOMIC_RELEASE);
+}
+
+static __attribute__((noinline)) int proof_decide(void)
+{
+	extern char **environ;
+	uint64_t method = PROOF_COPY;
+
+	/* Without libcrash.so's constructor (the unit tests): the environment now. */
+	if (__atomic_load_n(&proof_env, __ATOMIC_ACQUIRE) == 0) {
+		const char *pre = NULL;
+
+		for (char **e = environ; e && *e; e++)
+			if (cr_strncmp(*e, "LD_PRELOAD=", 11) == 0) {
+				pre = *e + 11;
+				break;
+			}
+		cr_mem_env(pre);
+	}
+	if (__atomic_load_n(&proof_env, __ATOMIC_ACQUIRE) == 1 &&
+	    cr_sys_process_vm_readv(0, NULL, 0, NULL, 0) == 0 &&
+	    sigmask_readable((uintptr_t)&proof_method) &&
+	    cr_sys_sigprocmask(CR_PROOF_HOW, (const uint64_t *)(uintptr_t)CR_KERNEL_HALF, NULL) ==
+		    -EFAULT)
+		method = PROOF_SIGMASK;
+	__atomic_store_n(&proof_method, method, __ATOMIC_RELEASE);
+	return (int)method;
+}
+
+int cr_mem_proof_method(int force)
+{
+	if (force)
+		__atomic_store_n(&proof_method, (uint64_t)force, __ATOMIC_RELEASE);
+	else if (__atomic_load_n(&proof_method, __ATOMIC_ACQUIRE) == PROOF_UNKNOWN)
+		return proof_decide();
+	return (int)__atomic_load_n(&proof_method, __ATOMIC_ACQUIRE);
+}
+
 /* prove() with the pipe fallback: one read per page (no scatter list). */
 static unsigned prove_pipe(uint64_t c, unsigned want)
 {
@@ -206,6 +300,15 @@ CR_HOT static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want, u
 		return 0;
 	if (want > CR_PROVE_MAX)
 		want = CR_PROVE_MAX;
+	method = (int)__atomic_load_n(&proof_method, __ATOMIC_ACQUIRE);
+	if (__builtin_expect(method == PROOF_UNKNOWN, 0))
+		method = proof_decide();
+	if (method == PROOF_SIGMASK) {
+		/* What the read needs, no pages ahead: each is a call of its own. */
+		while (n < want && sigmask_readable((c + n) << 12))
+			n++;
+		return n;
+	}
 	/* Method not known yet: this very call is the probe (below). */
 	method = __atomic_load_n(&mem_method, __ATOMIC_ACQUIRE);
 	if (method != 0 && method != MEM_VMREADV)

@@ -46,6 +46,20 @@ extern const struct cr_mem cr_mem_self;
 int cr_mem_init(void);
 
 /*
+ * How a cr_mem_fast proves a page (mem.c, "Proofs by the signal mask"):
+ * 1 rt_sigprocmask with an invalid `how`, a call a page; 2 cr_mem_self's
+ * method, process_vm_readv (many pages to a call) or the pipe.  Decided at
+ * the first proof; force (1 or 2; 0: ask) sets it (tests).  AS-safe.
+ */
+int cr_mem_proof_method(int force);
+
+/*
+ * LD_PRELOAD as the environment has it (NULL: unset), seen by the
+ * constructor: valgrind's preload there means no proofs by the signal mask.
+ */
+void cr_mem_env(const char *ld_preload);
+
+/*
  * The live process, reading pages proven readable directly.  The first read of
  * a 4 KiB chunk goes through the kernel, which also tries the next chunks
  * above it in the same system call (one byte each: stacks are read upwards);

@@ -182,8 +182,10 @@ CR_INSTALL_DATA static char env_names[] =
 	"OUTPUT\0SIGNALS\0ENGINE\0MAX_FRAMES\0DISABLE\0SELFTEST_FAULT\0CACHE\0TIMEOUT\0"
 	"JOURNAL_SOCKET\0SYMBOLS\0DEBUG_PATH\0THREADS\0FORMAT";
 
-/* Not CRASH_ names: the debuginfod client's cache (debuginfo.h), in the order of CR_ENV_*. */
-CR_INSTALL_DATA static char env_other[] = "DEBUGINFOD_CACHE_PATH\0XDG_CACHE_HOME\0HOME";
+/* Not CRASH_ names: the debuginfod client's cache (debuginfo.h) and
+   LD_PRELOAD (mem.h), in the order of CR_ENV_*. */
+CR_INSTALL_DATA static char env_other[] =
+	"DEBUGINFOD_CACHE_PATH\0XDG_CACHE_HOME\0HOME\0LD_PRELOAD";
 
 static void env_other_read(struct cr_env *e, const char *s)
 {
@@ -207,7 +209,7 @@ void cr_env_read(struct cr_env *e, char *const *envp)
 	for (; envp && *envp; envp++) {
 		const char *s = *envp, *name = env_names;
 
-		if (s[0] == 'D' || s[0] == 'X' || s[0] == 'H') {
+		if (s[0] == 'D' || s[0] == 'X' || s[0] == 'H' || s[0] == 'L') {
 			env_other_read(e, s);
 			continue;
 		}

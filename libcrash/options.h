@@ -63,6 +63,7 @@ enum {
 	CR_ENV_DEBUGINFOD_CACHE = CR_ENV_CRASH_N,	/* DEBUGINFOD_CACHE_PATH */
 	CR_ENV_XDG_CACHE,	/* XDG_CACHE_HOME */
 	CR_ENV_HOME,		/* HOME */
+	CR_ENV_LD_PRELOAD,	/* LD_PRELOAD: valgrind's preload (mem.h, cr_mem_env) */
 	CR_ENV_N
 };
 struct cr_env {

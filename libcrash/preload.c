@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "crash-int.h"
+#include "mem.h"
 #include "options.h"
 #include "str.h"
 
@@ -11,6 +12,7 @@ __attribute__((constructor)) static void crash_preload(void)
 	struct cr_env e;
 
 	cr_env_read(&e, environ);
+	cr_mem_env(e.v[CR_ENV_LD_PRELOAD]);	/* valgrind's? (mem.h) */
 	if (e.v[CR_ENV_DISABLE] && *e.v[CR_ENV_DISABLE]) {
 		int off = cr_opt_bool(e.v[CR_ENV_DISABLE]);
 

@@ -1,15 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* cr_mem_fast: proven runs of pages, reads across their edges, unreadable pages. */
+/*
+ * cr_mem_fast: proven runs of pages, reads across their edges, unreadable
+ * pages; with each way of proving a page the host has (mem.c): the signal
+ * mask's (a system call a page) and process_vm_readv's or the pipe's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../tap.h"
 #include "mem.h"
 
-int main(void)
+static void pass(int method)
 {
 	/* Five pages: readable, readable, PROT_NONE, readable, unmapped. */
 	size_t pg = 4096;
@@ -17,10 +29,11 @@ int main(void)
 	uint64_t base = (uintptr_t)p, v = 0;
 	struct cr_mem_fast f;
 
-	if (p == MAP_FAILED || sysconf(_SC_PAGESIZE) != (long)pg) {
-		printf("1..0 # SKIP needs 4 KiB pages\n");
-		return 0;
+	if (p == MAP_FAILED) {
+		tap_ok(0, "mmap");
+		return;
 	}
+	cr_mem_proof_method(method);
 	for (size_t i = 0; i < 5 * pg; i += 8)
 		*(uint64_t *)(p + i) = base + i;
 	mprotect(p + 2 * pg, pg, PROT_NONE);
@@ -29,13 +42,15 @@ int main(void)
 
 	tap_ok(cr_mem_fast_read64(&f, base + 8, &v) == 0 && v == base + 8, "first read proves");
 	tap_is_u64(f.lo[0], base, "run 0 starts at the page");
-	/* process_vm_readv proves the run ahead; the pipe fallback (qemu-user has
-	   no process_vm_readv) proves what each read needs. */
+	/* process_vm_readv proves the run ahead; the signal mask and the pipe
+	   fallback (qemu-user has no process_vm_readv) prove what each read
+	   needs, a call a page. */
 	struct iovec l = { &v, 1 }, r = { p, 1 };
-	if (syscall(SYS_process_vm_readv, (long)getpid(), &l, 1UL, &r, 1UL, 0UL) == 1)
+	if (method == 2 &&
+	    syscall(SYS_process_vm_readv, (long)getpid(), &l, 1UL, &r, 1UL, 0UL) == 1)
 		tap_is_u64(f.span[0] + 7, 2 * pg, "one system call proves both readable pages");
 	else
-		tap_is_u64(f.span[0] + 7, pg, "pipe fallback: the page read");
+		tap_is_u64(f.span[0] + 7, pg, "the page read, not the next");
 	tap_ok(cr_read(&f.m, base + pg - 4, &v, 8) == 0 && v == ((base + pg) << 32 | (base + pg - 8) >> 32),
 	       "a read across the page edge proves the next page (every method)");
 	tap_is_u64(f.span[0] + 7, 2 * pg, "and the run covers both pages");
@@ -110,6 +125,128 @@ int main(void)
 			       "the pages before it: a view");
 			munmap(q, (n + 2) * pg);
 		}
+	}
+	munmap(p, 4 * pg);
+}
+
+/*
+ * A file mapped past its end: the page past it raises SIGBUS when read.
+ * Its proof must fail, and the file's own page must not.
+ */
+static void past_eof(void)
+{
+	char path[] = "/tmp/t-memfast.XXXXXX";
+	int fd = mkstemp(path);
+	uint8_t *p;
+	uint64_t v;
+	struct cr_mem_fast f;
+
+	if (fd < 0 || ftruncate(fd, 4096) != 0) {
+		tap_ok(0, "a file of one page");
+		return;
+	}
+	unlink(path);
+	p = mmap(NULL, 2 * 4096, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		tap_ok(0, "the file mapped");
+		return;
+	}
+	cr_mem_fast_init(&f);
+	tap_ok(cr_mem_fast_read64(&f, (uintptr_t)p + 4096 + 8, &v) < 0,
+	       "a file's page past its end (SIGBUS if read): not proven");
+	tap_ok(cr_mem_fast_read64(&f, (uintptr_t)p + 8, &v) == 0 && v == 0,
+	       "the file's own page: proven");
+	munmap(p, 2 * 4096);
+}
+
+/*
+ * Refused with EPERM, other calls allowed: 1, rt_sigprocmask with the
+ * proofs' `how` (-1); 2, process_vm_readv.
+ */
+static int deny(int what)
+{
+	struct sock_filter sigmask[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_filter vmreadv[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_filter *code = what == 1 ? sigmask : vmreadv;
+	size_t n = what == 1 ? sizeof(sigmask) / sizeof(sigmask[0]) : sizeof(vmreadv) / sizeof(vmreadv[0]);
+	struct sock_fprog prog = { (unsigned short)n, code };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -1;
+	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
+}
+
+/*
+ * The decision, in a child that has made no proof yet: exit 1 + the method
+ * chosen, with valgrind's preload named (vg) or a call refused (deny's what);
+ * 0 if the child could not set that up.
+ */
+static int decided(int vg, int refuse)
+{
+	int st;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (vg)
+			cr_mem_env("/usr/libexec/valgrind/vgpreload_core-amd64-linux.so:x.so");
+		else
+			cr_mem_env(getenv("LD_PRELOAD"));
+		if (refuse && deny(refuse) < 0)
+			_exit(0);
+		_exit(1 + cr_mem_proof_method(0));
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+int main(void)
+{
+	int native, d;
+
+	if (sysconf(_SC_PAGESIZE) != 4096) {
+		printf("1..0 # SKIP needs 4 KiB pages\n");
+		return 0;
+	}
+	d = decided(0, 0);
+	tap_ok(d == 2 || d == 3, "a method decided");
+	native = d - 1;
+	if (native == 1)
+		printf("# proofs by the signal mask\n");
+	else
+		printf("# proofs by process_vm_readv or the pipe (not the signal mask here)\n");
+	tap_is_i64(decided(1, 0), 3, "valgrind's preload in LD_PRELOAD: not the signal mask");
+	d = decided(0, 1);
+	if (d == 0)
+		printf("ok %d # SKIP no seccomp filter\n", ++tap_n);
+	else
+		tap_is_i64(d, 3, "the probe's rt_sigprocmask refused: not the signal mask");
+	d = decided(0, 2);
+	if (d == 0)
+		printf("ok %d # SKIP no seccomp filter\n", ++tap_n);
+	else
+		tap_is_i64(d, 3, "process_vm_readv refused (no telling the kernel runs the call): not the signal mask");
+	pass(native);
+	past_eof();
+	if (native == 1) {
+		printf("# and with process_vm_readv or the pipe\n");
+		pass(2);
+		past_eof();
 	}
 	printf("1..%d\n", tap_n);
 	return tap_fail != 0;

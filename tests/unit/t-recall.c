@@ -6,9 +6,9 @@
  * application's own), the process forks, and a signal handler runs on an
  * alternate stack that is then freed; every capture must give what libgcc's
  * unwinder gives (glibc backtrace()) and never fault.  Then which threads
- * remember their own stack: with process_vm_readv denied to a thread (a
- * seccomp filter of its own), only captures through a remembered proof can
- * read its stack.  Linked with
+ * remember their own stack: with the kernel's proofs (process_vm_readv and
+ * the signal mask's) denied to a thread (a seccomp filter of its own), only
+ * captures through a remembered proof can read its stack.  Linked with
  * libcrash.so (its pthread_create wrapper in the path).  Run under ASan and
  * valgrind by the CI as a unit test.
  */
@@ -459,19 +459,24 @@ static int in_child(int k)
 }
 
 /*
- * Which threads remember their own stack.  process_vm_readv denied to the
- * calling thread alone (a seccomp filter is the thread's; no_new_privs too):
+ * Which threads remember their own stack.  The kernel's proofs
+ * (process_vm_readv, the signal mask's) denied to the calling thread alone (a seccomp filter is the thread's; no_new_privs too):
  * a capture can then read the stack only through a remembered proof, so it
  * equals backtrace() if the stack is remembered and is cut short if not.
  * 1 if the filter is in place.
  */
 static int deny_vmreadv(void)
 {
+	/* process_vm_readv, and rt_sigprocmask with the proofs' `how` (-1: the
+	   signal mask's proofs, mem.c); other rt_sigprocmask calls allowed. */
 	struct sock_filter f[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 4, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigprocmask, 0, 2),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 	};
 	struct sock_fprog prog = { (unsigned short)(sizeof(f) / sizeof(f[0])), f };
 
