@@ -24,24 +24,34 @@ void cr_dump_read_row(const struct cr_mem *m, uint64_t addr, uint8_t *b, uint8_t
 		ok[i] = all || cr_read(m, addr + (uint64_t)i, &b[i], 1) == 0;
 }
 
+/* "    ADDR" (16 digits), " XX" or " --" a byte, two spaces, the bytes as text, newline. */
+#define ROW_LINE (4 + 16 + 3 * ROW + 2 + ROW + 1)
+
 void cr_dump_row(struct cr_out *o, const struct cr_mem *m, uint64_t addr)
 {
+	static const char hex[16] = "0123456789abcdef";
 	uint8_t b[ROW], ok[ROW];
+	char line[ROW_LINE + 1], *p = line;
 
 	cr_dump_read_row(m, addr, b, ok);
-	cr_puts(o, "    ");
-	cr_putx(o, addr, 16);
+	/* The line whole, then one copy into the output: a dump is hundreds
+	   of rows, a call a byte cost them most of their time. */
+	for (int i = 0; i < 4; i++)
+		*p++ = ' ';
+	for (int sh = 60; sh >= 0; sh -= 4)
+		*p++ = hex[(addr >> sh) & 15];
 	for (int i = 0; i < ROW; i++) {
-		cr_putc(o, ' ');
-		if (ok[i])
-			cr_putx(o, b[i], 2);
-		else
-			cr_puts(o, "--");
+		*p++ = ' ';
+		*p++ = ok[i] ? hex[b[i] >> 4] : '-';
+		*p++ = ok[i] ? hex[b[i] & 15] : '-';
 	}
-	cr_puts(o, "  ");
+	*p++ = ' ';
+	*p++ = ' ';
 	for (int i = 0; i < ROW; i++)
-		cr_putc(o, ok[i] && b[i] >= 0x20 && b[i] < 0x7f ? (char)b[i] : '.');
-	cr_putc(o, '\n');
+		*p++ = ok[i] && b[i] >= 0x20 && b[i] < 0x7f ? (char)b[i] : '.';
+	*p++ = '\n';
+	*p = 0;
+	cr_putsn(o, line, (size_t)(p - line));
 }
 
 /* 256 bytes around v, if v lies in a readable mapping and no earlier block has them. */

@@ -9,7 +9,7 @@
 #include "../tap.h"
 #include "dump.h"
 
-/* Readable: [0x1000, 0x1008) and [0x100c, 0x1010); byte 0x1004 is 'A'. */
+/* Readable: [0x1000, 0x1008) and [0x100c, 0x1010), byte 0x1004 'A'; and a row high up. */
 static int holes_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
 {
 	uint8_t *d = dst;
@@ -18,6 +18,10 @@ static int holes_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t l
 	for (size_t i = 0; i < len; i++) {
 		uint64_t a = addr + i;
 
+		if (a >= 0xfedcba9876543200ull && a < 0xfedcba9876543210ull) {
+			d[i] = (uint8_t)(0x7a + (a & 0xf) * 9);	/* 'z', then 0x83 and up, 0x01 last */
+			continue;
+		}
 		if (a < 0x1000 || a >= 0x1010 || (a >= 0x1008 && a < 0x100c))
 			return -CR_EFAULT;
 		d[i] = a == 0x1004 ? 'A' : (uint8_t)(a & 0xff);
@@ -48,6 +52,10 @@ static void t_row(void)
 		   "    0000000000002000 -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- --"
 		   "  ................\n",
 		   "row: nothing readable");
+	tap_is_str(row(0xfedcba9876543200ull),
+		   "    fedcba9876543200 7a 83 8c 95 9e a7 b0 b9 c2 cb d4 dd e6 ef f8 01"
+		   "  z...............\n",
+		   "row: every address digit, bytes from 'z' past 0x7f and around");
 }
 
 static int parse(const char *text, struct cr_mapline *l, char *buf)
