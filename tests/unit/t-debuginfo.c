@@ -28,11 +28,11 @@ static const uint8_t build_id[20] = { 0xab, 0xcd, 1, 2, 3, 4, 5, 6, 7, 8,
 				      9, 10, 11, 12, 13, 14, 15, 16, 17, 18 };
 
 struct img {
-	uint8_t b[4096];
+	uint8_t b[12288];
 	size_t n;
-	Elf64_Shdr sh[16];
+	Elf64_Shdr sh[48];
 	unsigned nsh;
-	char names[256];
+	char names[3072];
 	size_t nnames;
 };
 
@@ -335,6 +335,55 @@ static void t_find(void)
 	snprintf(want, sizeof(want), "%s/bin2/.debug/prog.dbg", dir);
 	tap_ok(cr_dbg_find_file(&mod, path, sizeof(path)) == 0 && strcmp(path, want) == 0,
 	       "find: a debuglink file with the wrong CRC is passed over");
+
+	/* The module's own file is read with pread where it has no DWARF
+	   (debuginfo.c, own_lacks_dwarf): its section headers 16 at a time,
+	   so a debuglink past the first 16 is found; a name table longer than
+	   that reader's buffer sends it to the mapped reader, which finds it
+	   too; and every truncation of the file gets an answer (ASan). */
+	{
+		char name[160];
+		int found = 0, refused = 0;
+		size_t full;
+
+		debug_image(&dbg, 0);
+		crc = cr_crc32(0, dbg.b, dbg.n);
+		start(&exe);
+		for (int i = 0; i < 40; i++) {
+			snprintf(name, sizeof(name), ".pad%d", i);
+			add_sect(&exe, name, SHT_PROGBITS, 0, "x", 1);
+		}
+		add_link(&exe, "prog.dbg", crc);
+		finish(&exe);
+		write_file("bin5/prog", &exe);
+		write_file("bin5/prog.dbg", &dbg);
+		module(&mod, "bin5/prog", 0);
+		snprintf(want, sizeof(want), "%s/bin5/prog.dbg", dir);
+		tap_ok(cr_dbg_find_file(&mod, path, sizeof(path)) == 0 && strcmp(path, want) == 0,
+		       "find: a stripped module's debuglink, section 41 of 42 (read 16 headers at a time)");
+		full = exe.n;
+		for (size_t n = 0; n < full; n++) {
+			exe.n = n;
+			write_file("bin5/prog", &exe);
+			if (cr_dbg_find_file(&mod, path, sizeof(path)) == 0)
+				found++;
+			else
+				refused++;
+		}
+		tap_ok(found + refused == (int)full && found == 0,
+		       "find: the stripped module cut at every byte: no debuglink read past its end");
+		start(&exe);
+		for (int i = 0; i < 20; i++) {
+			snprintf(name, sizeof(name), ".a-section-name-of-some-length-%0100d", i);
+			add_sect(&exe, name, SHT_PROGBITS, 0, "y", 1);
+		}
+		add_link(&exe, "prog.dbg", crc);
+		finish(&exe);
+		tap_ok(exe.nnames > 2048, "find: a name table over 2 KiB");
+		write_file("bin5/prog", &exe);
+		tap_ok(cr_dbg_find_file(&mod, path, sizeof(path)) == 0 && strcmp(path, want) == 0,
+		       "find: ... its debuglink found through the mapped reader");
+	}
 
 	/* 3. The debuginfod cache: DEBUGINFOD_CACHE_PATH, else XDG, else HOME. */
 	{
