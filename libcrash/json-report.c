@@ -536,6 +536,8 @@ void cr_report_json(struct cr_out *o, const struct cr_crash *c, size_t limit)
 	int engine = c->engine == CRASH_ENGINE_ALL ? CRASH_ENGINE_AUTO : c->engine;
 
 	cr_mem_fast_init(&ms);
+	if (cr_reg_valid(c->regs, cr_host->sp))
+		cr_mem_fast_sp(&ms, c->regs->r[cr_host->sp]);	/* the stack the walk climbs */
 	cr_json_init(&r.j, o, limit);
 	r.c = c;
 	r.m = &ms.m;

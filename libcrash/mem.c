@@ -288,7 +288,8 @@ static unsigned prove_pipe(uint64_t c, unsigned want)
 		n++;
 	return n;
 }
-CR_HOT static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want, unsigned ahead)
+CR_HOT static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want, unsigned ahead,
+			     int mod)
 {
 	struct iovec local, remote[CR_PROVE_MAX];
 	uint8_t bytes[CR_PROVE_MAX];
@@ -303,10 +304,13 @@ CR_HOT static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want, u
 	method = (int)__atomic_load_n(&proof_method, __ATOMIC_ACQUIRE);
 	if (__builtin_expect(method == PROOF_UNKNOWN, 0))
 		method = proof_decide();
-	if (method == PROOF_SIGMASK) {
-		/* What the read needs, no pages ahead: each is a call of its own. */
+	if (method == PROOF_SIGMASK && (mod || (c >= f->stk_lo && c <= f->stk_next && f->stk_lo))) {
+		/* What the read needs, no pages ahead: each is a call of its own.
+		   The stack's pages one above the other, from sp's. */
 		while (n < want && sigmask_readable((c + n) << 12))
 			n++;
+		if (!mod && c + n > f->stk_next)
+			f->stk_next = c + n;
 		return n;
 	}
 	/* Method not known yet: this very call is the probe (below). */
@@ -446,7 +450,8 @@ CR_HOT static int read_runs(struct cr_mem_fast *f, uint64_t addr, void *dst, siz
 		to_front(f, k);
 	} else if (!mods || (r = module_run(f, addr, addr + len)) <= 0) {
 		/* !mods: a module's headers (headers_read), its memory as well */
-		n = prove(f, first, (unsigned)(last - first + 1), ahead_of(f, mods ? r : -1));
+		n = prove(f, first, (unsigned)(last - first + 1), ahead_of(f, mods ? r : -1),
+			  !mods || r < 0);
 		if (n < last - first + 1)
 			return -CR_EFAULT;
 		add_run(f, first << 12, (first + n) << 12);
@@ -521,7 +526,7 @@ CR_HOT static __attribute__((noinline)) const void *view_prove(struct cr_mem_fas
 			c = e >> 12;	/* runs are whole chunks: e is past c */
 			continue;
 		}
-		n = prove(f, c, (unsigned)(last - c + 1), ahead_of(f, r));
+		n = prove(f, c, (unsigned)(last - c + 1), ahead_of(f, r), r < 0);
 		if (n == 0)
 			return NULL;
 		add_run(f, c << 12, (c + n) << 12);
@@ -561,6 +566,11 @@ CR_HOT void cr_mem_fast_init(struct cr_mem_fast *f)
 	f->m.read = fast_read;
 	f->m.view = fast_view;
 	f->m.priv = f;
+}
+
+CR_HOT void cr_mem_fast_sp(struct cr_mem_fast *f, uint64_t sp)
+{
+	f->stk_lo = f->stk_next = sp >> 12;
 }
 
 /*
@@ -762,6 +772,7 @@ CR_HOT void cr_mem_fast_stacks(struct cr_mem_fast *f, uint64_t sp)
 	uint64_t hi = __atomic_load_n(&main_hi, __ATOMIC_ACQUIRE);
 	int mine = own_stack_run(f, sp);
 
+	cr_mem_fast_sp(f, sp);
 	/* Not at a process's first capture: opening /proc/self/maps costs more
 	   (20-45 us on the test machine) than a cold capture's own proofs; the
 	   second capture asks, and the ones after it make no system call. */

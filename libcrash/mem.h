@@ -83,6 +83,13 @@ struct cr_mem_fast {
 	   CR_FAST_WINDOW bytes below the CFA. */
 	uint64_t wlo, wspan;
 	long pid;			/* 0: not yet taken */
+	/* The stack above the capture's sp, in pages (cr_mem_fast_sp): from
+	   stk_lo, sp's page, up to stk_next, the next page above those proven
+	   so far.  A proof by the signal mask (mem.c) is taken for a page in
+	   [stk_lo, stk_next] or of a loaded module; any other page (a wild
+	   pointer's) is proven by process_vm_readv or the pipe, which refuse
+	   device memory.  0: no stack known. */
+	uint64_t stk_lo, stk_next;
 	/* A process's first capture (cfi/trace.c's cold loop): no module is
 	   learned (cr_modmem_find with no reader), only marked, and a proof
 	   covers what the read needs, no pages ahead (mem.c). */
@@ -90,6 +97,9 @@ struct cr_mem_fast {
 };
 #define CR_FAST_WINDOW 256
 void cr_mem_fast_init(struct cr_mem_fast *f);
+
+/* The stack pointer the reads through f start from (stk_lo, above). */
+void cr_mem_fast_sp(struct cr_mem_fast *f, uint64_t sp);
 
 /*
  * Proofs that outlive a capture (docs/design.md, "Remembered proofs"): f

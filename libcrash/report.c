@@ -1413,6 +1413,8 @@ void cr_report(struct cr_out *o, const struct cr_crash *c)
 	struct cr_mem_fast ms;
 
 	cr_mem_fast_init(&ms);
+	if (cr_reg_valid(c->regs, cr_host->sp))
+		cr_mem_fast_sp(&ms, c->regs->r[cr_host->sp]);	/* the stack the walk climbs */
 	cr_puts(o, c->sig ? "*** libcrash: fatal signal ***\n" : "*** libcrash: report requested ***\n");
 	put_ids(o);
 	put_process(o, c);
