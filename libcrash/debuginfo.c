@@ -61,6 +61,34 @@ static int sect_index(const char *name, size_t max, int *z)
 	return -1;
 }
 
+/* An ELF header we read (64-bit, little-endian), its section headers inside len bytes. */
+static int ehdr_ok(const Elf64_Ehdr *eh, uint64_t len)
+{
+	return cr_memeq(eh->e_ident, ELFMAG, SELFMAG) && eh->e_ident[EI_CLASS] == ELFCLASS64 &&
+	       eh->e_ident[EI_DATA] == ELFDATA2LSB && eh->e_shentsize == sizeof(Elf64_Shdr) &&
+	       eh->e_shoff != 0 && eh->e_shoff <= len && len - eh->e_shoff >= sizeof(Elf64_Shdr);
+}
+
+/*
+ * A .gnu_debuglink section's n bytes at s: NAME, NUL, padding to 4, then the
+ * CRC-32 (the file's byte order).  Into link and *crc if the name is not
+ * empty and fits linkcap; else nothing written.
+ */
+static void debuglink(const char *s, uint64_t size, char *link, size_t linkcap, uint32_t *crc)
+{
+	size_t n = 0;
+	uint64_t at;
+
+	while (n < size && s[n])
+		n++;
+	at = (n + 4) & ~(uint64_t)3;
+	if (n == 0 || n >= linkcap || at + 4 > size)
+		return;
+	memcpy(link, s, n);
+	link[n] = 0;
+	memcpy(crc, s + at, 4);
+}
+
 int cr_dbg_elf(const uint8_t *p, uint64_t len, struct cr_dbgsec sec[CR_DS_N], char *link,
 	       size_t linkcap, uint32_t *crc, uint8_t *id, unsigned *idlen)
 {
@@ -75,9 +103,7 @@ int cr_dbg_elf(const uint8_t *p, uint64_t len, struct cr_dbgsec sec[CR_DS_N], ch
 	if (len < sizeof(eh))
 		return -CR_EINVAL;
 	memcpy(&eh, p, sizeof(eh));
-	if (!cr_memeq(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_shentsize != sizeof(Elf64_Shdr) ||
-	    eh.e_shoff == 0 || eh.e_shoff > len || len - eh.e_shoff < sizeof(sh))
+	if (!ehdr_ok(&eh, len))
 		return -CR_EINVAL;
 	/* ELF gABI: counts past SHN_LORESERVE live in section header 0. */
 	memcpy(&sh, p + eh.e_shoff, sizeof(sh));
@@ -107,19 +133,7 @@ int cr_dbg_elf(const uint8_t *p, uint64_t len, struct cr_dbgsec sec[CR_DS_N], ch
 			continue;
 		}
 		if (max >= 15 && cr_strncmp(name, ".gnu_debuglink", 15) == 0) {
-			const char *s = (const char *)p + sh.sh_offset;
-			size_t n = 0;
-
-			while (n < sh.sh_size && s[n])
-				n++;
-			/* NAME, NUL, padding to 4, then the CRC-32 (the file's byte order). */
-			uint64_t at = (n + 4) & ~(uint64_t)3;
-
-			if (n == 0 || n >= linkcap || at + 4 > sh.sh_size)
-				continue;
-			memcpy(link, s, n);
-			link[n] = 0;
-			memcpy(crc, s + at, 4);
+			debuglink((const char *)p + sh.sh_offset, sh.sh_size, link, linkcap, crc);
 			continue;
 		}
 		if ((k = sect_index(name, max, &z)) < 0 || sec[k].size)
@@ -338,12 +352,6 @@ static int find_separate(const struct cr_module *mod, const char *link, uint32_t
 	return -CR_ENOINFO;
 }
 
-/* n bytes at off, whole, or -1. */
-static int pread_all(int fd, void *dst, size_t n, uint64_t off)
-{
-	return cr_sys_pread(fd, dst, n, off) == (long)n ? 0 : -1;
-}
-
 /*
  * The module's own file looked at without mapping it: a distribution's
  * libraries are stripped, and mapping libc.so.6 only to find that out cost
@@ -369,25 +377,24 @@ static int own_lacks_dwarf(const char *path, char *link, size_t linkcap, uint32_
 	if ((fd = open_regular(path, &st)) < 0)
 		return 0;
 	size = st.stx_size;
-	if (pread_all(fd, &eh, sizeof(eh), 0) < 0 || !cr_memeq(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
-	    eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff == 0 || eh.e_shoff > size ||
+	if (cr_sys_pread_all(fd, &eh, sizeof(eh), 0) < 0 || !ehdr_ok(&eh, size) ||
 	    eh.e_shnum == 0 || eh.e_shstrndx == SHN_XINDEX || eh.e_shstrndx >= eh.e_shnum)
 		goto out;	/* counts in section header 0 (gABI): the mapped path */
 	shnum = eh.e_shnum;
 	if (shnum > (size - eh.e_shoff) / sizeof(Elf64_Shdr) ||
-	    pread_all(fd, &str, sizeof(str), eh.e_shoff + eh.e_shstrndx * sizeof(str)) < 0 ||
+	    cr_sys_pread_all(fd, &str, sizeof(str), eh.e_shoff + eh.e_shstrndx * sizeof(str)) < 0 ||
 	    str.sh_type == SHT_NOBITS || str.sh_offset > size || str.sh_size > size - str.sh_offset ||
 	    str.sh_size == 0 || str.sh_size > OWN_NAMES ||
-	    pread_all(fd, names, (size_t)str.sh_size, str.sh_offset) < 0)
+	    cr_sys_pread_all(fd, names, (size_t)str.sh_size, str.sh_offset) < 0)
 		goto out;
 	names[str.sh_size - 1] = 0;	/* every name ends inside the table */
 	for (uint64_t i = 0; i < shnum; i++) {
 		const Elf64_Shdr *h = &sh[i % OWN_SHDRS];
 		const char *name;
+		int z;
 
 		if (i % OWN_SHDRS == 0 &&
-		    pread_all(fd, sh, (size_t)(shnum - i < OWN_SHDRS ? shnum - i : OWN_SHDRS) *
+		    cr_sys_pread_all(fd, sh, (size_t)(shnum - i < OWN_SHDRS ? shnum - i : OWN_SHDRS) *
 					      sizeof(Elf64_Shdr),
 			      eh.e_shoff + i * sizeof(Elf64_Shdr)) < 0)
 			goto out;
@@ -395,7 +402,7 @@ static int own_lacks_dwarf(const char *path, char *link, size_t linkcap, uint32_
 		    h->sh_offset > size || h->sh_size > size - h->sh_offset || h->sh_size == 0)
 			continue;
 		name = names + h->sh_name;
-		if (cr_strcmp(name, ".debug_info") == 0 || cr_strcmp(name, ".zdebug_info") == 0)
+		if (sect_index(name, (size_t)(str.sh_size - h->sh_name), &z) == CR_DS_INFO)
 			goto out;
 		if (!lk_size && cr_strcmp(name, ".gnu_debuglink") == 0) {
 			lk_off = h->sh_offset;
@@ -404,19 +411,11 @@ static int own_lacks_dwarf(const char *path, char *link, size_t linkcap, uint32_
 	}
 	if (lk_size) {
 		char buf[256 + 8];
-		size_t k = lk_size < sizeof(buf) ? (size_t)lk_size : sizeof(buf), n = 0;
-		uint64_t at;
+		size_t k = lk_size < sizeof(buf) ? (size_t)lk_size : sizeof(buf);
 
-		if (pread_all(fd, buf, k, lk_off) < 0)
+		if (cr_sys_pread_all(fd, buf, k, lk_off) < 0)
 			goto out;
-		while (n < k && buf[n])
-			n++;
-		at = (n + 4) & ~(uint64_t)3;
-		if (n > 0 && n < linkcap && at + 4 <= k) {
-			memcpy(link, buf, n);
-			link[n] = 0;
-			memcpy(crc, buf + at, 4);
-		}
+		debuglink(buf, k, link, linkcap, crc);
 	}
 	ret = 1;
 out:
@@ -432,8 +431,6 @@ static int own_file(const struct cr_module *mod, struct mapped *mf, struct cr_db
 	unsigned idlen;
 
 	link[0] = 0;
-	mf->p = NULL;
-	mf->len = 0;
 	if (mod->path[0] != '/' || own_lacks_dwarf(mod->path, link, linkcap, crc) == 1 ||
 	    map_file(mod->path, mf) < 0)	/* the vDSO's name */
 		return -CR_ENOINFO;

@@ -10,6 +10,7 @@
 #include "maps.h"
 #include "mem.h"
 #include "modmem.h"
+#include "options.h"
 #include "scratch.h"
 #include "str.h"
 #include "sys.h"
@@ -247,16 +248,13 @@ static __attribute__((noinline)) int proof_decide(void)
 	extern char **environ;
 	uint64_t method = PROOF_COPY;
 
-	/* Without libcrash.so's constructor (the unit tests): the environment now. */
+	/* Without libcrash.so's constructor (the unit tests): the environment
+	   now, read as the constructor reads it. */
 	if (__atomic_load_n(&proof_env, __ATOMIC_ACQUIRE) == 0) {
-		const char *pre = NULL;
+		struct cr_env e;
 
-		for (char **e = environ; e && *e; e++)
-			if (cr_strncmp(*e, "LD_PRELOAD=", 11) == 0) {
-				pre = *e + 11;
-				break;
-			}
-		cr_mem_env(pre);
+		cr_env_read(&e, environ);
+		cr_mem_env(e.v[CR_ENV_LD_PRELOAD]);
 	}
 	if (__atomic_load_n(&proof_env, __ATOMIC_ACQUIRE) == 1 &&
 	    cr_sys_process_vm_readv(0, NULL, 0, NULL, 0) == 0 &&

@@ -89,24 +89,6 @@ static void copy_name(const struct cr_mem *m, uint64_t addr, char *dst, size_t c
 	dst[i] = 0;
 }
 
-static int pread_all(int fd, void *buf, size_t len, uint64_t off)
-{
-	uint8_t *p = buf;
-
-	for (int i = 0; len && i < 64; i++) {
-		long r = cr_sys_pread(fd, p, len, off);
-
-		if (r == -EINTR)
-			continue;
-		if (r <= 0)
-			return -CR_EFAULT;
-		p += r;
-		len -= (size_t)r;
-		off += (uint64_t)r;
-	}
-	return len ? -CR_EFAULT : 0;
-}
-
 /*
  * A symbol table's chunks, first to last, for the one lookup and the batch
  * alike.  In memory (m set: a module's .dynsym): in place where the reader
@@ -157,7 +139,7 @@ static uint64_t chunks_next(struct symchunks *c, const Elf64_Sym **v)
 		k = k < c->sb.cap ? k : c->sb.cap;
 		len = k * sizeof(Elf64_Sym);
 		if (c->m ? cr_read(c->m, c->at, c->sb.s, len) < 0 :
-			   pread_all(c->fd, c->sb.s, len, c->at) < 0) {
+			   cr_sys_pread_all(c->fd, c->sb.s, len, c->at) < 0) {
 			c->err = 1;
 			return 0;
 		}
@@ -288,13 +270,13 @@ static int same_file(int fd, const Elf64_Ehdr *eh, const struct cr_module *mod)
 		if (i == base + have) {	/* 16 program headers a read */
 			base = i;
 			have = eh->e_phnum - i < 16 ? eh->e_phnum - i : 16;
-			if (pread_all(fd, phs, have * sizeof(phs[0]), eh->e_phoff + i * sizeof(phs[0])) < 0)
+			if (cr_sys_pread_all(fd, phs, have * sizeof(phs[0]), eh->e_phoff + i * sizeof(phs[0])) < 0)
 				return 0;
 		}
 		const Elf64_Phdr ph = phs[i - base];
 
 		if (ph.p_type != PT_NOTE || ph.p_filesz > sizeof(note) ||
-		    pread_all(fd, note, ph.p_filesz, ph.p_offset) < 0)
+		    cr_sys_pread_all(fd, note, ph.p_filesz, ph.p_offset) < 0)
 			continue;
 		cr_mem_buffer(&mem, 0, note, ph.p_filesz);
 		unsigned n = cr_elf_note_build_id(&mem, 0, ph.p_filesz, id, sizeof(id));
@@ -333,7 +315,7 @@ static unsigned shdrs_read(int fd, const Elf64_Ehdr *eh, unsigned i, Elf64_Shdr 
 
 	if (n > cap)
 		n = cap;
-	if (pread_all(fd, dst, n * sizeof(Elf64_Shdr), eh->e_shoff + (uint64_t)i * sizeof(Elf64_Shdr)) <
+	if (cr_sys_pread_all(fd, dst, n * sizeof(Elf64_Shdr), eh->e_shoff + (uint64_t)i * sizeof(Elf64_Shdr)) <
 	    0)
 		return 0;
 	*out = dst;
@@ -349,7 +331,7 @@ static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile 
 	int ret = -CR_ENOINFO;
 	size_t size;
 
-	if (pread_all(fd, &eh, sizeof(eh), 0) < 0 || !cr_memeq(eh.e_ident, ELFMAG, SELFMAG) ||
+	if (cr_sys_pread_all(fd, &eh, sizeof(eh), 0) < 0 || !cr_memeq(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
 	    !same_file(fd, &eh, mod))
 		return -CR_ENOINFO;
@@ -368,7 +350,7 @@ static int symtab_layout(int fd, const struct cr_module *mod, struct cr_symfile 
 			continue;
 		if (sh.sh_link >= base && sh.sh_link < base + have)
 			str = shs[sh.sh_link - base];
-		else if (pread_all(fd, &str, sizeof(str),
+		else if (cr_sys_pread_all(fd, &str, sizeof(str),
 				   eh.e_shoff + (uint64_t)sh.sh_link * sizeof(str)) < 0)
 			break;
 		sf->sym_off = sh.sh_offset;
@@ -446,7 +428,7 @@ static int symtab_name(const struct cr_symfile *sf, const struct cr_symbest *bp,
 		cap = i;
 		out->name_src = CR_SYMNAME_ARENA;
 		out->name_ptr = str;
-	} else if (pread_all(sf->fd, out->name, cap, sf->str_off + b.name) < 0) {
+	} else if (cr_sys_pread_all(sf->fd, out->name, cap, sf->str_off + b.name) < 0) {
 		return -CR_ENOINFO;
 	} else {
 		out->name_src = CR_SYMNAME_FILE;
@@ -488,7 +470,7 @@ static void symtab_load(struct cr_symfile *sf)
 	/* From an 8-byte boundary (the symbols' is one), counted in the size check. */
 	lo &= ~(uint64_t)7;
 	if (hi - lo > SYM_ARENA - o->used ||
-	    pread_all(sf->fd, o->arena + o->used, (size_t)(hi - lo), lo) < 0)
+	    cr_sys_pread_all(sf->fd, o->arena + o->used, (size_t)(hi - lo), lo) < 0)
 		return;
 	sf->tab = o->arena + o->used;
 	sf->tab_off = lo;
@@ -711,7 +693,7 @@ static size_t name_bytes(const struct cr_mem *m, const struct cr_sym *s, uint64_
 		/* near the end of its mapping: byte by byte */
 		return cr_read(m, s->name_at + i, buf, 1) == 0 ? 1 : 0;
 	}
-	return pread_all(s->name_fd, buf, k, s->name_at + i) == 0 ? k : 0;
+	return cr_sys_pread_all(s->name_fd, buf, k, s->name_at + i) == 0 ? k : 0;
 }
 
 int cr_sym_name(const struct cr_mem *m, const struct cr_sym *s, char *buf, size_t cap)

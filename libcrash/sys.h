@@ -13,6 +13,7 @@
 #ifndef CR_SYS_H
 #define CR_SYS_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -59,6 +60,25 @@ static inline long cr_sys_write(int fd, const void *buf, size_t len)
 static inline long cr_sys_pread(int fd, void *buf, size_t len, uint64_t off)
 {
 	return CR_SYS4(SYS_pread64, fd, buf, len, off);
+}
+
+/* len bytes at off, whole (EINTR and short reads go on; at most 64 calls): 0, else -1. */
+static inline int cr_sys_pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	for (int i = 0; len && i < 64; i++) {
+		long r = cr_sys_pread(fd, p, len, off);
+
+		if (r == -EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		len -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return len ? -1 : 0;
 }
 
 static inline long cr_sys_pwrite(int fd, const void *buf, size_t len, uint64_t off)
