@@ -10,7 +10,6 @@
 #include "maps.h"
 #include "mem.h"
 #include "modmem.h"
-#include "options.h"
 #include "scratch.h"
 #include "str.h"
 #include "sys.h"
@@ -249,12 +248,17 @@ static __attribute__((noinline)) int proof_decide(void)
 	uint64_t method = PROOF_COPY;
 
 	/* Without libcrash.so's constructor (the unit tests): the environment
-	   now, read as the constructor reads it. */
+	   now.  Its one name here, not cr_env_read: the fuzz targets and
+	   anything else that links mem.c without options.c (tests/fuzz/run.sh). */
 	if (__atomic_load_n(&proof_env, __ATOMIC_ACQUIRE) == 0) {
-		struct cr_env e;
+		const char *pre = NULL;
 
-		cr_env_read(&e, environ);
-		cr_mem_env(e.v[CR_ENV_LD_PRELOAD]);
+		for (char **e = environ; e && *e; e++)
+			if (cr_strncmp(*e, "LD_PRELOAD=", 11) == 0) {
+				pre = *e + 11;
+				break;
+			}
+		cr_mem_env(pre);
 	}
 	if (__atomic_load_n(&proof_env, __ATOMIC_ACQUIRE) == 1 &&
 	    cr_sys_process_vm_readv(0, NULL, 0, NULL, 0) == 0 &&
