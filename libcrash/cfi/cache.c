@@ -242,6 +242,26 @@ CR_HOT int cr_cie_memo_get(uint64_t addr, uint64_t mod, struct cr_cie *cie, stru
 	return cr_seq_still(&s->seq, seq) ? 0 : -CR_ENOINFO;
 }
 
+CR_HOT int cr_cie_memo_lite(uint64_t addr, uint64_t mod, struct cr_fde_lite *fl, uint8_t enc[3])
+{
+	const struct cie_slot *s = cie_slot_of(addr);
+	uint64_t seq = cr_seq_begin(&s->seq);
+
+	if (!cr_cache_enabled || !mod || (seq & 1) || seq == 0 ||
+	    __atomic_load_n(&s->addr, __ATOMIC_RELAXED) != addr ||
+	    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod)
+		return -CR_ENOINFO;
+	fl->code_align = __atomic_load_n(&s->cie.code_align, __ATOMIC_RELAXED);
+	fl->data_align = __atomic_load_n(&s->cie.data_align, __ATOMIC_RELAXED);
+	fl->ra = __atomic_load_n(&s->cie.ra, __ATOMIC_RELAXED);
+	fl->signal = __atomic_load_n(&s->cie.signal, __ATOMIC_RELAXED);
+	enc[0] = __atomic_load_n(&s->cie.fde_enc, __ATOMIC_RELAXED);
+	enc[1] = __atomic_load_n(&s->cie.lsda_enc, __ATOMIC_RELAXED);
+	enc[2] = __atomic_load_n(&s->cie.aug_z, __ATOMIC_RELAXED);
+	cr_seq_load(&fl->init, &s->init, sizeof(fl->init));
+	return cr_seq_still(&s->seq, seq) ? 0 : -CR_ENOINFO;
+}
+
 CR_HOT void cr_cie_memo_put(uint64_t addr, uint64_t mod, const struct cr_cie *cie,
 		     const struct cr_cie_init *init)
 {

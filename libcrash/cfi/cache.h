@@ -137,6 +137,16 @@ void cr_cie_memo_put(uint64_t addr, uint64_t mod, const struct cr_cie *cie,
 		     const struct cr_cie_init *init);
 
 /*
+ * The memo's CIE at (addr, mod) as cr_eh_find_lite needs it: its code and
+ * data alignment factors, return-address column and 'S' into fl (cfi.h),
+ * with the rules of its initial instructions (fl->init); enc: its FDE
+ * pointer encoding, LSDA encoding and 'z'.  A few fields rather than the
+ * whole CIE (a first capture's decodes: issue 20).  0, or -CR_ENOINFO.
+ */
+struct cr_fde_lite;
+int cr_cie_memo_lite(uint64_t addr, uint64_t mod, struct cr_fde_lite *fl, uint8_t enc[3]);
+
+/*
  * The gap memo: stretches of a module's code that no FDE covers, by module
  * key, for live walks (cfi/step.c).  Under `auto`, a frame in code without
  * unwind tables (hand-written assembly, a -fno-asynchronous-unwind-tables

@@ -675,6 +675,267 @@ CR_HOT int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, c
 	return cr_row_compact_cols(&r, cols, a, c);
 }
 
+/*
+ * cr_cfa_shape's row: the CFA (a register and an offset: no instruction it
+ * takes makes it anything else), the columns below CR_NREGS with a rule
+ * other than CR_SAME (live; of those, undef: CR_UNDEF, the others
+ * CR_OFFSET), and the return address's and fp's offsets (0 where their
+ * rule is no CR_OFFSET, as in a full row).  The other columns' offsets are
+ * not kept: a row's shape does not depend on them.
+ */
+struct lite {
+	int64_t cfa_off, ra_off, fp_off;
+	uint64_t live, undef;
+	uint16_t cfa_reg;
+};
+
+CR_HOT static int lite_fits(int64_t v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+/* Column reg's rule (kind CR_SAME, CR_OFFSET or CR_UNDEF) into r: set() and
+   restore()'s.  0, or 1: an offset that would not compact (not a shape). */
+static inline __attribute__((always_inline)) int lite_set(struct lite *r, uint64_t reg, uint8_t kind, int64_t off, uint16_t ra,
+			   uint8_t fp)
+{
+	uint64_t bit;
+
+	if (reg >= CR_NREGS)
+		return 0;	/* parsed and dropped, as set() does */
+	bit = 1ull << reg;
+	if (kind != CR_OFFSET)
+		off = 0;
+	else if (!lite_fits(off))
+		return 1;
+	r->live = kind == CR_SAME ? r->live & ~bit : r->live | bit;
+	r->undef = kind == CR_UNDEF ? r->undef | bit : r->undef & ~bit;
+	if (reg == ra)
+		r->ra_off = off;
+	if (reg == fp)
+		r->fp_off = off;
+	return 0;
+}
+
+CR_HOT int cr_cfa_shape(const struct cr_fde_lite *fl, uint64_t pc, const struct cr_arch *a,
+			struct cr_crow *c)
+{
+	struct lite r = { 0 }, saved[CR_CFA_STACK];
+	const struct cr_cie_init *ci = &fl->init;
+	const uint8_t *p = fl->insns, *e = fl->insns + fl->len;
+	uint64_t ca = fl->code_align, left, d, v, w, cols;
+	unsigned k, k2, depth = 0, top = a->nregs < CR_NREGS ? a->nregs : CR_NREGS;
+	uint16_t ra = fl->ra;
+	uint8_t fp = a->fp, ra_kind, fp_kind;
+
+	if (pc < fl->pc_lo || pc >= fl->pc_hi || ra >= CR_NREGS || ca > UINT32_MAX ||
+	    fl->len > CR_CFA_MAX_INSNS || ci->n > CR_CIE_INIT_MAX || ci->cfa.kind != CR_REG)
+		return 1;
+	/* The CIE's rules, as cie_init gives them from the memo. */
+	r.cfa_reg = ci->cfa.reg;
+	r.cfa_off = ci->cfa.off;
+	for (k = 0; k < ci->n; k++) {
+		uint8_t kind = ci->rule[k].kind;
+
+		if (ci->col[k] >= CR_NREGS ||
+		    (kind != CR_SAME && kind != CR_OFFSET && kind != CR_UNDEF) ||
+		    lite_set(&r, ci->col[k], kind, ci->rule[k].off, ra, fp))
+			return 1;
+	}
+	/* run_bytes's instructions, with its advances; anything else: 1. */
+	left = pc - fl->pc_lo;
+	for (; p < e; p++) {
+		uint8_t op = *p;
+
+		switch (op >> 6) {
+		case DW_CFA_advance_loc >> 6:
+			d = (op & 0x3fu) * ca;
+			goto advance;
+		case DW_CFA_offset >> 6:
+			if (!(k = uleb2(p + 1, e, &v)) ||
+			    lite_set(&r, op & 0x3f, CR_OFFSET, (int64_t)(v * (uint64_t)fl->data_align),
+				     ra, fp))
+				return 1;
+			p += k;
+			continue;
+		case DW_CFA_restore >> 6:
+			/* The CIE's rule for the column, else none (restore()). */
+			for (k = 0; k < ci->n && ci->col[k] != (op & 0x3f); k++)
+				;
+			if (k < ci->n ? lite_set(&r, op & 0x3f, ci->rule[k].kind, ci->rule[k].off, ra, fp)
+				      : lite_set(&r, op & 0x3f, CR_SAME, 0, ra, fp))
+				return 1;
+			continue;
+		}
+		switch (op) {
+		case DW_CFA_nop:
+			continue;
+		case DW_CFA_advance_loc1:
+			if (e - p < 2)
+				return 1;
+			d = *++p * ca;
+			goto advance;
+		case DW_CFA_advance_loc2:
+			if (e - p < 3)
+				return 1;
+			d = (p[1] | (uint64_t)p[2] << 8) * ca;	/* little-endian */
+			p += 2;
+			goto advance;
+		case DW_CFA_undefined:
+			if (!(k = uleb2(p + 1, e, &v)) || lite_set(&r, v, CR_UNDEF, 0, ra, fp))
+				return 1;
+			p += k;
+			continue;
+		case DW_CFA_def_cfa:
+			if (!(k = uleb2(p + 1, e, &v)) || !(k2 = uleb2(p + 1 + k, e, &w)))
+				return 1;
+			r.cfa_reg = v > 0xffff ? 0xffff : (uint16_t)v;
+			r.cfa_off = (int64_t)w;
+			p += k + k2;
+			continue;
+		case DW_CFA_def_cfa_register:
+			if (!(k = uleb2(p + 1, e, &v)))
+				return 1;
+			r.cfa_reg = v > 0xffff ? 0xffff : (uint16_t)v;
+			p += k;
+			continue;
+		case DW_CFA_def_cfa_offset:
+			if (!(k = uleb2(p + 1, e, &v)))
+				return 1;
+			r.cfa_off = (int64_t)v;
+			p += k;
+			continue;
+		case DW_CFA_remember_state:
+			if (depth == CR_CFA_STACK)
+				return 1;
+			saved[depth++] = r;
+			continue;
+		case DW_CFA_restore_state:
+			if (depth == 0)
+				return 1;
+			r = saved[--depth];
+			continue;
+		}
+		return 1;
+advance:	/* d: the advance in bytes (no overflow: ca <= UINT32_MAX) */
+		if (d > left)
+			break;	/* past pc: the row is complete */
+		left -= d;
+	}
+	/* What cr_row_compact_cols would refuse, then set_shape's shapes. */
+	cols = r.live & ((CR_BIT(top) - 1) | CR_BIT(ra));
+	for (k = 0; cols; cols &= cols - 1)	/* (no popcount: a libgcc call on x86_64) */
+		k++;
+	if (!lite_fits(r.cfa_off) || k > CR_CROW_MAX)
+		return 1;
+	ra_kind = !(r.live >> ra & 1) ? CR_SAME : (r.undef >> ra & 1) ? CR_UNDEF : CR_OFFSET;
+	fp_kind = !(r.live >> fp & 1) ? CR_SAME : (r.undef >> fp & 1) ? CR_UNDEF : CR_OFFSET;
+	c->cfa_reg = r.cfa_reg;
+	c->cfa_off = (int32_t)r.cfa_off;
+	c->ra = ra;
+	c->signal = fl->signal;
+	c->n = 0;
+	c->cfa_fp = r.cfa_reg == fp;
+	c->fp_saved = fp_kind == CR_OFFSET;
+	c->ra_off = (int32_t)r.ra_off;
+	c->fp_off = (int32_t)r.fp_off;
+	c->ra_w = c->fp_w = 0;
+	if (ra_kind == CR_UNDEF) {
+		c->shape = CR_SHAPE_END;
+		return 0;
+	}
+	if (!((r.cfa_reg == a->sp || r.cfa_reg == fp) && ra_kind == CR_OFFSET &&
+	      fp_kind != CR_UNDEF && !(r.live >> a->sp & 1) && !fl->signal && ra != a->sp &&
+	      ra != fp))
+		return 1;
+	if (c->ra_off >= -CR_SHAPE_WINDOW && c->ra_off <= -8 &&
+	    (!c->fp_saved || (c->fp_off >= -CR_SHAPE_WINDOW && c->fp_off <= -8))) {
+		c->shape = CR_SHAPE_STEP;
+		c->ra_w = (uint8_t)(c->ra_off + CR_SHAPE_WINDOW);
+		c->fp_w = c->fp_saved ? (uint8_t)(c->fp_off + CR_SHAPE_WINDOW) : 0;
+	} else {
+		c->shape = CR_SHAPE_STEP_FAR;
+	}
+	return 0;
+}
+
+CR_HOT int cr_cfa_cie_rules(const uint8_t *p, size_t len, const struct cr_cie *cie,
+			    struct cr_cie_init *ci)
+{
+	struct cr_rule rule[CR_NREGS];
+	const uint8_t *e = p + len;
+	uint64_t cols = 0, v, w, m;
+	unsigned k, k2, n;
+
+	if (len > CR_CFA_MAX_INSNS)
+		return 1;
+	memset(ci, 0, sizeof(*ci));
+	ci->cfa.kind = CR_UNDEF;	/* build()'s start */
+	for (; p < e; p++) {
+		uint8_t op = *p;
+
+		if ((op & 0xc0) == DW_CFA_offset || op == DW_CFA_undefined) {
+			n = op & 0x3f;
+			if (op == DW_CFA_undefined) {
+				if (!(k = uleb2(p + 1, e, &v)) || v >= 64)
+					return 1;
+				n = (unsigned)v;
+			} else if (!(k = uleb2(p + 1, e, &v))) {
+				return 1;
+			}
+			p += k;
+			if (n >= CR_NREGS)
+				continue;	/* parsed and dropped, as set() does */
+			memset(&rule[n], 0, sizeof(rule[n]));
+			rule[n].kind = op == DW_CFA_undefined ? CR_UNDEF : CR_OFFSET;
+			if (op != DW_CFA_undefined)
+				rule[n].off = (int64_t)(v * (uint64_t)cie->data_align);
+			cols |= 1ull << n;
+			continue;
+		}
+		switch (op) {
+		case DW_CFA_nop:
+			continue;
+		case DW_CFA_def_cfa:
+			if (!(k = uleb2(p + 1, e, &v)) || !(k2 = uleb2(p + 1 + k, e, &w)))
+				return 1;
+			memset(&ci->cfa, 0, sizeof(ci->cfa));
+			ci->cfa.kind = CR_REG;
+			ci->cfa.reg = v > 0xffff ? 0xffff : (uint16_t)v;
+			ci->cfa.off = (int64_t)w;
+			p += k + k2;
+			continue;
+		case DW_CFA_def_cfa_register:
+			if (!(k = uleb2(p + 1, e, &v)))
+				return 1;
+			w = ci->cfa.kind == CR_REG ? (uint64_t)ci->cfa.off : 0;
+			memset(&ci->cfa, 0, sizeof(ci->cfa));
+			ci->cfa.kind = CR_REG;
+			ci->cfa.reg = v > 0xffff ? 0xffff : (uint16_t)v;
+			ci->cfa.off = (int64_t)w;
+			p += k;
+			continue;
+		case DW_CFA_def_cfa_offset:
+			if (!(k = uleb2(p + 1, e, &v)) || ci->cfa.kind != CR_REG)
+				return 1;
+			ci->cfa.off = (int64_t)v;
+			p += k;
+			continue;
+		}
+		return 1;
+	}
+	/* The columns in order, as cie_init keeps them; too many: not kept. */
+	for (k = 0, m = cols; m; m &= m - 1, k++) {
+		n = (unsigned)__builtin_ctzll(m);
+		if (k == CR_CIE_INIT_MAX)
+			return 1;
+		ci->col[k] = (uint8_t)n;
+		ci->rule[k] = rule[n];
+	}
+	ci->n = (uint8_t)k;
+	return 0;
+}
+
 /* (cfi.h) What an FDE says at its first location, up to its first advance. */
 int cr_cfa_entry_row(const struct cr_mem *m, const struct cr_fde *fde)
 {

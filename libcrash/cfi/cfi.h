@@ -130,6 +130,65 @@ int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, const st
 		       uint64_t pc, struct cr_crow *c);
 
 /*
+ * An FDE in the form nearly every one is (pcrel|sdata4 pointers, 'z', a
+ * one-byte augmentation length, no LSDA or one of a fixed size: a C++
+ * function's), read in place, with what its CIE gives a row
+ * from the CIE memo (cache.h): what the trace loop's decode needs to build a
+ * shape without a full cr_fde or a full row (issue 20: a first capture's
+ * decodes).  insns: the instruction bytes, in place (a view).
+ */
+struct cr_fde_lite {
+	uint64_t pc_lo, pc_hi;
+	const uint8_t *insns;
+	size_t len;
+	uint64_t code_align;
+	int64_t data_align;
+	uint16_t ra;
+	uint8_t signal;
+	struct cr_cie_init init;	/* the CIE's initial rules */
+};
+
+/*
+ * The FDE that covers pc, as cr_eh_find_in finds it (h parsed), into *fl if
+ * it has that form, its whole entry can be viewed in place and its CIE is in
+ * the memo (src->modkey).  0: *fl written; 1: not so (or no FDE, or any
+ * error): cr_eh_find_in decides.  AS-safe.
+ */
+int cr_eh_find_lite(const struct cr_mem *m, const struct cr_ehsrc *src, const struct cr_ehhdr *h,
+		    uint64_t pc, struct cr_fde_lite *fl);
+
+/*
+ * The shape (row.h: shape, cfa_reg, cfa_off, cfa_fp, ra, signal, ra_off,
+ * fp_off, fp_saved, ra_w, fp_w; n 0, no rules) of the row at pc of fl's FDE
+ * for the trace loop, from the CIE's initial rules and the instructions
+ * compilers emit in nearly every FDE (advance_loc, advance_loc1/2, offset,
+ * restore, undefined, def_cfa, def_cfa_register, def_cfa_offset,
+ * remember_state, restore_state, nop; ULEB128 operands of one or two bytes),
+ * tracking only the CFA, the columns that have a rule, and the return
+ * address's and fp's rules.  0: the row is one cr_cfa_run_compact would
+ * compact to shape STEP, STEP_FAR or END, with these same fields; 1: anything
+ * else (another instruction or operand, a signal frame, a row of another
+ * shape or that would not compact): cr_cfa_run_compact decides.  Never
+ * reads memory but fl->insns.  AS-safe; tests/unit/t-shape checks it against
+ * cr_cfa_run_compact at every pc of the loaded libraries.
+ */
+int cr_cfa_shape(const struct cr_fde_lite *fl, uint64_t pc, const struct cr_arch *a,
+		 struct cr_crow *c);
+
+/*
+ * The rules of a CIE's initial instructions [p, p + len) as cr_cfa_run keeps
+ * them in the CIE memo (cache.h; cfa.c's cie_init), for instructions CIEs are
+ * made of (def_cfa, def_cfa_register, def_cfa_offset, offset, undefined,
+ * nop; ULEB128 operands of one or two bytes) and at most CR_CIE_INIT_MAX
+ * columns: 0, *ci written.  1: anything else (cr_cfa_run decides).  A
+ * first capture's first FDE of each CIE, without the full interpreter's
+ * 3 KiB of stack (a page fault when it reaches a page of the stack not yet
+ * touched: issue 20).  AS-safe.
+ */
+int cr_cfa_cie_rules(const uint8_t *p, size_t len, const struct cr_cie *cie,
+		     struct cr_cie_init *ci);
+
+/*
  * [*lo, *hi): the range of the FDE that covers pc in the module of pc (the scan
  * engine's function start where no symbol gives one).  0, -CR_ENOINFO (no
  * module, no tables, no FDE), -CR_EINVAL, -CR_EFAULT.  AS-safe.

@@ -683,6 +683,110 @@ CR_HOT int cr_eh_find_in(const struct cr_mem *m, const struct cr_ehsrc *src,
 	return find_in(m, src, h, pc, fde, NULL);
 }
 
+/*
+ * 1 if an FDE's LSDA pointer in encoding enc fits its n bytes of
+ * augmentation data, as fde_body reads it (a pointer past them is an
+ * error there): none, or an absolute or pc-relative one of a fixed size,
+ * not indirect (whose read could fail).  The shape needs no LSDA, only where
+ * the instructions start, which the augmentation length says: C++
+ * functions with exception tables (GCC and clang: pcrel|sdata4).
+ */
+static int lsda_fits(uint8_t enc, unsigned n)
+{
+	if (enc == DW_EH_PE_omit)
+		return 1;
+	if ((enc & DW_EH_PE_indirect) ||
+	    ((enc & 0x70) != DW_EH_PE_absptr && (enc & 0x70) != DW_EH_PE_pcrel))
+		return 0;
+	switch (enc & 0x0f) {
+	case DW_EH_PE_udata4:
+	case DW_EH_PE_sdata4:
+		return n >= 4;
+	case DW_EH_PE_absptr:
+	case DW_EH_PE_udata8:
+	case DW_EH_PE_sdata8:
+		return n >= 8;
+	}
+	return 0;
+}
+
+/*
+ * cr_eh_find_lite's CIE where the memo does not have it: parsed, its rules
+ * from its initial instructions (cr_cfa_cie_rules), into the memo and *fl,
+ * enc as cr_cie_memo_lite gives them.  0, or 1: cr_cfa_run decides.
+ */
+CR_HOT static __attribute__((noinline)) int lite_cie(const struct cr_mem *m, const struct cr_ehsrc *src,
+					      const struct span *sp, uint64_t addr,
+					      struct cr_fde_lite *fl, uint8_t enc[3])
+{
+	static const uint8_t none[1];	/* an empty program's bytes */
+	struct cr_cie cie;
+	const uint8_t *p = none;
+
+	if (parse_cie(m, src, sp, addr, &cie) < 0 ||
+	    (cie.insns_end > cie.insns &&
+	     !(p = cr_mem_view(m, cie.insns, (size_t)(cie.insns_end - cie.insns)))) ||
+	    cr_cfa_cie_rules(p, (size_t)(cie.insns_end - cie.insns), &cie, &fl->init) != 0)
+		return 1;
+	cr_cie_memo_put(addr, src->modkey, &cie, &fl->init);
+	fl->code_align = cie.code_align;
+	fl->data_align = cie.data_align;
+	fl->ra = cie.ra;
+	fl->signal = cie.signal;
+	enc[0] = cie.fde_enc;
+	enc[1] = cie.lsda_enc;
+	enc[2] = cie.aug_z;
+	return 0;
+}
+
+CR_HOT int cr_eh_find_lite(const struct cr_mem *m, const struct cr_ehsrc *src,
+			   const struct cr_ehhdr *h, uint64_t pc, struct cr_fde_lite *fl)
+{
+	struct span sp;
+	uint64_t at, locs[2], len, id, cie_addr, range, want;
+	const uint8_t *p;
+	uint8_t enc[3];
+	uint32_t u;
+	int32_t lo, r;
+
+	if (h->ret != 0 || !h->count || !src->modkey || search(m, src, h, pc, &at, locs) != 0)
+		return 1;
+	sp = eh_span(src, src->eh_frame ? src->eh_frame : h->eh_frame);
+	/* The entry in place (LSB 5.0 "Frame Description Entry Format", as
+	   fast_fde reads it): a view of LITE_VIEW bytes holds most FDEs whole
+	   (a small function's); a longer one takes a second view. */
+#define LITE_VIEW 64
+	want = sp.hi - at < LITE_VIEW ? sp.hi - at : LITE_VIEW;
+	if (at < sp.lo || at >= sp.hi || want < 17 || !(p = cr_mem_view(m, at, (size_t)want)))
+		return 1;
+	memcpy(&u, p, 4);
+	len = u;
+	memcpy(&u, p + 4, 4);
+	id = u;
+	/* Not the extended length, room for the fields, inside the section; an
+	   FDE's CIE lies before it (fde_cie), in the section. */
+	if (len == 0xffffffff || len < 13 || len > sp.hi - at - 4 || id == 0 || id > at + 4 ||
+	    (cie_addr = at + 4 - id) >= at || cie_addr < sp.lo ||
+	    (len + 4 > want && !(p = cr_mem_view(m, at, (size_t)len + 4))) || (p[16] & 0x80) ||
+	    p[16] > len - 13)
+		return 1;
+	if (cr_cie_memo_lite(cie_addr, src->modkey, fl, enc) != 0 &&
+	    lite_cie(m, src, &sp, cie_addr, fl, enc) != 0)
+		return 1;
+	if (enc[0] != FAST_ENC || !enc[2] || !lsda_fits(enc[1], p[16]))
+		return 1;
+	memcpy(&lo, p + 8, 4);
+	memcpy(&r, p + 12, 4);
+	fl->pc_lo = at + 8 + (uint64_t)(int64_t)lo;	/* pcrel: from the field's address */
+	range = (uint64_t)(int64_t)r;			/* sdata4, as cr_encptr reads it */
+	if (fl->pc_lo + range < fl->pc_lo || pc < fl->pc_lo || pc >= fl->pc_lo + range)
+		return 1;
+	fl->pc_hi = fl->pc_lo + range;
+	fl->insns = p + 17 + p[16];
+	fl->len = (size_t)(len + 4 - 17 - p[16]);
+	return 0;
+}
+
 int cr_eh_find_gap(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,
 		   struct cr_fde *fde, uint64_t gap[2])
 {

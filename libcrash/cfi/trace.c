@@ -33,14 +33,25 @@ static inline __attribute__((always_inline)) int decode(struct cr_walk *w,
 							  uint8_t *h_ok)
 {
 	struct cr_fde fde;
+	struct cr_fde_lite fl;
+	struct cr_ehhdr own;
 	struct cr_crow crow;
 	int ret;
 
-	if (h && !*h_ok) {
+	if (!h) {
+		h = &own;
+		cr_eh_hdr(w->mem, src, h);
+	} else if (!*h_ok) {
 		cr_eh_hdr(w->mem, src, h);
 		*h_ok = 1;
 	}
-	ret = h ? cr_eh_find_in(w->mem, src, h, pc, &fde) : cr_eh_find(w->mem, src, pc, &fde);
+	/* The common FDE straight to its shape; any other, or any doubt, the
+	   full decoding (cfi.h: cr_eh_find_lite, cr_cfa_shape). */
+	if (cr_eh_find_lite(w->mem, src, h, pc, &fl) == 0 && cr_cfa_shape(&fl, pc, w->arch, &crow) == 0) {
+		cr_cache_put_shape(pc, key, &crow);
+		return 0;
+	}
+	ret = cr_eh_find_in(w->mem, src, h, pc, &fde);
 	if (ret < 0)
 		return ret == -CR_EFAULT ? ret : -CR_ENOINFO;
 	ret = cr_cfa_run_compact(w->mem, w->arch, &fde, pc, &crow);

@@ -972,6 +972,134 @@ static void t_fast_fde(void)
 	}
 }
 
+/*
+ * cr_eh_find_lite (the trace loop's short way to an FDE): a hdr with one
+ * entry, a CIE with 'L' of encoding lsda_enc (DW_EH_PE_omit: "zR" alone),
+ * and an FDE for [TEXT + 0x40, TEXT + 0x60) with the augmentation data aug
+ * (its length byte first) and the instructions advance_loc 1;
+ * def_cfa_offset 16.  Against cr_eh_find_in on the same image.
+ */
+static void lite_image(uint8_t lsda_enc, const uint8_t *aug, size_t aug_n)
+{
+	size_t cie, at;
+
+	memset(img, 0, sizeof(img));
+	n = FRAME;
+	cie = begin(0);
+	u32(0), u8(1);
+	if (lsda_enc == DW_EH_PE_omit) {
+		str("zR"), uleb(1), sleb(-8), u8(16), uleb(1);
+	} else {
+		str("zLR"), uleb(1), sleb(-8), u8(16), uleb(2);
+		u8(lsda_enc);
+	}
+	u8(DW_EH_PE_pcrel | DW_EH_PE_sdata4);
+	u8(0x0c), u8(7), u8(8);	/* DW_CFA_def_cfa rsp 8 */
+	u8(0x80 | 16), u8(1);	/* DW_CFA_offset rip 1 */
+	finish(cie);
+	at = begin(0);
+	u32((uint32_t)(n - cie));
+	pcrel4(TEXT + 0x40);
+	u32(0x20);
+	for (size_t k = 0; k < aug_n; k++)
+		u8(aug[k]);
+	u8(0x41), u8(0x0e), u8(16);
+	finish(at);
+	u32(0);
+	/* The hdr: version 1, eh_frame_ptr, one entry, the table. */
+	{
+		size_t end = n;
+
+		n = 0;
+		u8(1), u8(DW_EH_PE_pcrel | DW_EH_PE_sdata4), u8(DW_EH_PE_udata4);
+		u8(DW_EH_PE_datarel | DW_EH_PE_sdata4);
+		pcrel4(IMG + FRAME);
+		u32(1);
+		u32((uint32_t)(TEXT + 0x40 - IMG)), u32((uint32_t)at);
+		n = end;
+	}
+	cr_mem_buffer(&mem, IMG, img, n);
+	memset(&src, 0, sizeof(src));
+	src.eh_hdr = IMG;
+	src.eh_hdr_len = 20;
+	src.eh_frame_end = IMG + n;
+	src.bases.data = IMG;
+	src.modkey = IMG | 1;
+}
+
+/* The short way at pc, the memo empty then full: its answer (-1: the two
+   answers differ); where it answers, every field the full way's. */
+static int lite_both(uint64_t pc, struct cr_fde_lite *fl, int *full)
+{
+	struct cr_ehhdr h;
+	struct cr_fde f;
+	int r[2];
+
+	cr_cache_clear();
+	cr_eh_hdr(&mem, &src, &h);
+	*full = cr_eh_find_in(&mem, &src, &h, pc, &f);
+	for (int k = 0; k < 2; k++) {
+		if (k == 0)
+			cr_cache_clear();	/* the CIE parsed by the short way */
+		else
+			cr_eh_find_in(&mem, &src, &h, pc, &f);	/* in the memo */
+		memset(fl, 0xa5, sizeof(*fl));
+		r[k] = cr_eh_find_lite(&mem, &src, &h, pc, fl);
+		if (r[k] == 0 &&
+		    (*full != 0 || fl->pc_lo != f.pc_lo || fl->pc_hi != f.pc_hi ||
+		     fl->insns != img + (f.insns - IMG) || fl->len != f.insns_end - f.insns ||
+		     fl->code_align != f.cie.code_align || fl->data_align != f.cie.data_align ||
+		     fl->ra != f.cie.ra || fl->signal != f.cie.signal || fl->init.n != 1 ||
+		     fl->init.cfa.reg != 7 || fl->init.cfa.off != 8 || fl->init.col[0] != 16 ||
+		     fl->init.rule[0].off != -8))
+			return -1;
+	}
+	cr_cache_clear();
+	return r[0] == r[1] ? r[0] : -1;
+}
+
+static void t_lite(void)
+{
+	static const uint8_t none[] = { 0 }, sdata4[] = { 4, 0x10, 0, 0, 0 },
+			     short2[] = { 2, 0x10, 0 }, udata8[] = { 8, 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct cr_fde_lite fl;
+	struct cr_crow c;
+	int full;
+
+	lite_image(DW_EH_PE_omit, none, sizeof(none));
+	tap_ok(lite_both(TEXT + 0x41, &fl, &full) == 0 && full == 0 && fl.len == 3 &&
+		       fl.insns[0] == 0x41,
+	       "lite: the common form, as cr_eh_find_in finds it");
+	tap_ok(cr_cfa_shape(&fl, TEXT + 0x41, &cr_arch_x86_64, &c) == 0 &&
+		       c.shape == CR_SHAPE_STEP && c.cfa_off == 16 && c.ra_off == -8,
+	       "lite: its shape at the advance's location");
+	tap_ok(lite_both(TEXT + 0x60, &fl, &full) == 1 && full == -CR_ENOINFO,
+	       "lite: a pc past the FDE: the full way decides (-CR_ENOINFO)");
+	tap_ok(lite_both(TEXT + 0x3f, &fl, &full) == 1 && full == -CR_ENOINFO,
+	       "lite: a pc below the table: the full way decides");
+	lite_image(DW_EH_PE_pcrel | DW_EH_PE_sdata4, sdata4, sizeof(sdata4));
+	tap_ok(lite_both(TEXT + 0x41, &fl, &full) == 0 && full == 0 && fl.len == 3,
+	       "lite: an LSDA (pcrel|sdata4, a C++ function's): the instructions after it");
+	lite_image(DW_EH_PE_udata8, udata8, sizeof(udata8));
+	tap_ok(lite_both(TEXT + 0x41, &fl, &full) == 0 && full == 0, "lite: an absolute 8-byte LSDA");
+	lite_image(DW_EH_PE_pcrel | DW_EH_PE_sdata4, short2, sizeof(short2));
+	tap_ok(lite_both(TEXT + 0x41, &fl, &full) == 1 && full == -CR_EINVAL,
+	       "lite: an LSDA past the augmentation data: declined (the full way: -CR_EINVAL)");
+	lite_image(DW_EH_PE_indirect | DW_EH_PE_pcrel | DW_EH_PE_sdata4, sdata4, sizeof(sdata4));
+	tap_ok(lite_both(TEXT + 0x41, &fl, &full) == 1, "lite: an indirect LSDA: declined");
+	lite_image(DW_EH_PE_uleb128, sdata4, sizeof(sdata4));
+	tap_ok(lite_both(TEXT + 0x41, &fl, &full) == 1, "lite: a ULEB128 LSDA: declined");
+	lite_image(DW_EH_PE_datarel | DW_EH_PE_sdata4, sdata4, sizeof(sdata4));
+	tap_ok(lite_both(TEXT + 0x41, &fl, &full) == 1, "lite: a datarel LSDA: declined");
+	lite_image(DW_EH_PE_omit, none, sizeof(none));
+	src.modkey = 0;
+	tap_ok(lite_both(TEXT + 0x41, &fl, &full) == 1 && full == 0,
+	       "lite: no module key (no memo): declined");
+	lite_image(DW_EH_PE_omit, none, sizeof(none));
+	img[FRAME + 9] = 'y';	/* "yR": no 'z' */
+	tap_ok(lite_both(TEXT + 0x41, &fl, &full) == 1, "lite: a CIE without 'z': declined");
+}
+
 /* ------------------------------------------------------------ malformed FDEs */
 static void t_fde_malformed(void)
 {
@@ -1537,6 +1665,7 @@ static void t_gap(void)
 int main(void)
 {
 	t_standard();
+	t_lite();
 	t_gap();
 	t_hdr_variants();
 	t_cie_forms();
