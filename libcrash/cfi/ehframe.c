@@ -454,26 +454,20 @@ CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, 
 	/*
 	 * What every linker writes (version 1, eh_frame_ptr pcrel|sdata4,
 	 * fde_count udata4, the table datarel|sdata4), read in place: the
-	 * general decoding below gives the same.  The hdr and its table in one
-	 * view where they fit in the HDR_VIEW_PAGES pages from the hdr's
-	 * (libc's 3,700 entries do), so that the search needs no view of its
-	 * own: eh_hdr_len bounds the hdr, it is not its size (for a module
-	 * _dl_find_object knows, the rest of its span: module.c), and every
-	 * page of a view is a page proven, ~0.5 us each when a first capture
-	 * proves them (docs/performance.md, issue 20).
+	 * general decoding below gives the same.  The table in place too, in
+	 * one view with the hdr, where it fits in the HDR_VIEW_PAGES pages from
+	 * the hdr's (libc's 3,700 entries do), so that the search needs no view
+	 * of its own.  The view ends where the table does: eh_hdr_len bounds the
+	 * hdr, it is not its size (for a module _dl_find_object knows, the rest
+	 * of its span: module.c), and every page of a view is a page proven, a
+	 * system call each (~0.25 us) for a first capture, and a page fault if
+	 * nothing had touched it (the executable's .bss past its .eh_frame:
+	 * docs/performance.md, issue 20).
 	 */
-	p = NULL;
-	vlen = HDR_VIEW_PAGES * 4096 - (src->eh_hdr & 4095);
-	if (src->eh_hdr_len < vlen)
-		vlen = src->eh_hdr_len;
-	if (vlen >= 12)
-		p = cr_mem_view(m, src->eh_hdr, vlen);
-	if (!p && end - src->eh_hdr >= 12) {
-		vlen = 12;
-		p = cr_mem_view(m, src->eh_hdr, 12);
-	}
+	p = end - src->eh_hdr >= 12 ? cr_mem_view(m, src->eh_hdr, 12) : NULL;
 	if (p && p[0] == 1 && p[1] == (DW_EH_PE_pcrel | DW_EH_PE_sdata4) &&
 	    p[2] == DW_EH_PE_udata4 && p[3] == HDR_TABLE_ENC) {
+		const uint8_t *t;
 		int32_t frame;
 		uint32_t count;
 
@@ -482,9 +476,10 @@ CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, 
 		h->eh_frame = src->eh_hdr + 4 + (uint64_t)(int64_t)frame;
 		h->table = src->eh_hdr + 12;
 		h->count = count > (end - h->table) / 8 ? 0 : count;
-		/* The table in place if the view holds it, else search() views it. */
-		if (h->count <= (vlen - 12) / 8)
-			h->at = p + 12;
+		vlen = 12 + 8 * h->count;
+		if (h->count && vlen <= HDR_VIEW_PAGES * 4096 - (src->eh_hdr & 4095) &&
+		    (t = cr_mem_view(m, src->eh_hdr, vlen)) != NULL)
+			h->at = t + 12;
 		return 0;
 	}
 	h->at = NULL;

@@ -973,6 +973,43 @@ static void t_fast_fde(void)
 }
 
 /*
+ * The views a lookup asks for, through a wrapper that records how far they
+ * reach: with the hdr's length the rest of the module (what
+ * _dl_find_object gives), the hdr's own view still ends with its table.
+ * Every page of a view is proven, a system call each and a page fault for
+ * a page nothing touched (the executable's .bss past its .eh_frame).
+ */
+static uint64_t view_end;
+
+static int rec_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	return cr_read(m->priv, addr, dst, len);
+}
+
+static const void *rec_view(const struct cr_mem *m, uint64_t addr, size_t len)
+{
+	if (addr + len > view_end)
+		view_end = addr + len;
+	return cr_mem_view(m->priv, addr, len);
+}
+
+static void t_hdr_view(void)
+{
+	struct cr_mem rec = { .read = rec_read, .view = rec_view, .priv = &mem };
+	struct cr_ehhdr h;
+	struct cr_fde f;
+
+	build(sorted, 0x3b, DW_EH_PE_udata4);
+	use_image(1, n);	/* the hdr's length: up to the image's end */
+	view_end = 0;
+	tap_ok(cr_eh_hdr(&rec, &src, &h) == 0 && h.count == NFN && h.at == img + 12,
+	       "hdr view: the table in place");
+	tap_is_u64(view_end, IMG + HDR_LEN, "hdr view: it ends with the table, not the module");
+	tap_ok(cr_eh_find_in(&rec, &src, &h, TEXT + 0x310, &f) == 0 && f.pc_lo == TEXT + 0x300,
+	       "hdr view: a lookup through it");
+}
+
+/*
  * cr_eh_find_lite (the trace loop's short way to an FDE): a hdr with one
  * entry, a CIE with 'L' of encoding lsda_enc (DW_EH_PE_omit: "zR" alone),
  * and an FDE for [TEXT + 0x40, TEXT + 0x60) with the augmentation data aug
@@ -1665,6 +1702,7 @@ static void t_gap(void)
 int main(void)
 {
 	t_standard();
+	t_hdr_view();
 	t_lite();
 	t_gap();
 	t_hdr_variants();
