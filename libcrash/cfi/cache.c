@@ -5,7 +5,7 @@
 #include "cache.h"
 #include "cfi.h"
 
-/* Page-aligned: a pair of slots, and 64 slots in the order of the code, on one page. */
+/* Page-aligned: 64 slots in the order of the code on one page. */
 struct cr_cache_slot cr_cache_slots[CR_CACHE_SLOTS] __attribute__((aligned(4096)));
 struct cr_crow cr_cache_rows[CR_CACHE_SLOTS] __attribute__((aligned(4096)));
 /*
@@ -28,7 +28,7 @@ static struct cr_cache_slot *slot_of(uint64_t pc)
 _Static_assert((CR_CACHE_SLOTS & (CR_CACHE_SLOTS - 1)) == 0, "slot_of masks");
 _Static_assert(sizeof(struct cr_crow) % 4 == 0 && offsetof(struct cr_crow, off) % 4 == 0,
 	       "copied as 32-bit words");
-_Static_assert(sizeof(struct cr_cache_slot) == 64, "slot size: one a cache line, a pair in one page");
+_Static_assert(sizeof(struct cr_cache_slot) == 64, "slot size: one a cache line (CR_CACHE_PAIR_PAGES)");
 
 static struct cr_crow *row_of(const struct cr_cache_slot *s)
 {
@@ -88,7 +88,7 @@ CR_HOT static int get_slot(const struct cr_cache_slot *s, uint64_t pc, uint64_t 
  */
 static struct cr_cache_slot *other_of(const struct cr_cache_slot *s)
 {
-	return &cr_cache_slots[(size_t)(s - cr_cache_slots) ^ 1];
+	return &cr_cache_slots[(size_t)(s - cr_cache_slots) ^ CR_CACHE_PAIR];
 }
 
 CR_HOT int cr_cache_get(uint64_t pc, uint64_t mod, struct cr_crow *c)
@@ -154,10 +154,17 @@ CR_HOT static void put(uint64_t pc, uint64_t mod, const struct cr_crow *c, int f
 	   odd now, makes readers take it as a miss. */
 	old = __atomic_exchange_n(&s->pc, pc, __ATOMIC_RELAXED);
 	/* Another pc's row at home goes to the other slot (no other writer now:
-	   these plain reads see what the last writer left). */
+	   these plain reads see what the last writer left), unless that slot
+	   holds a row at its own home: then it is dropped, rather than evict
+	   a row the trace loop finds inline (cache.h: CR_CACHE_PAIR). */
 	if (old && (old != pc || s->mod != mod)) {
-		oh = shape_of_slot(s);
-		put_slot(other_of(s), old, s->mod, &oh, row_of(s));
+		struct cr_cache_slot *o = other_of(s);
+		uint64_t opc = o->pc;
+
+		if (!opc || cr_cache_slot_of(opc) != o) {
+			oh = shape_of_slot(s);
+			put_slot(o, old, s->mod, &oh, row_of(s));
+		}
 	}
 	put_slot(s, pc, mod, &h, c);
 	cr_seq_release(&cr_cache_gen, g);

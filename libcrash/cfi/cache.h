@@ -97,7 +97,20 @@ static inline struct cr_cache_slot *cr_cache_slot_of(uint64_t pc)
 	return &cr_cache_slots[(pc >> CR_CACHE_PC_SHIFT) & (CR_CACHE_SLOTS - 1)];
 }
 
-/* Into pc's home slot with its full row; the row that was there moves to the other slot. */
+/*
+ * The other slot of a pair: the home slot of the code 8 KiB away (modulo
+ * the cache's 16 KiB), on another page (CR_CACHE_PAIR_PAGES pages away).
+ * Not the neighbouring slot: two return addresses 16 bytes apart have
+ * neighbouring home slots, and with those a pair, a third row aliasing
+ * either evicted one of them at every capture (two decodes a capture in
+ * half of bench/chain's threads at depth 128: docs/performance.md, stop
+ * 33).  Rows 8 KiB apart in one stretch of hot code are rarer.
+ */
+#define CR_CACHE_PAIR (CR_CACHE_SLOTS / 2)
+#define CR_CACHE_PAIR_PAGES (CR_CACHE_PAIR * 64 / 4096)	/* 64-byte slots */
+
+/* Into pc's home slot with its full row; the row that was there moves to the
+   other slot, unless a row at its own home is there (then it is dropped). */
 void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c);
 
 /*

@@ -134,6 +134,13 @@ static inline int cold_readable(const struct cold *cold, uint64_t pc)
 	return !cold || (cold->pages >> cold_page(pc) & 1);
 }
 
+/* The same for the other slot of pc's pair (cache.h: 8 KiB of code away,
+   another page), which cr_cache_promote reads. */
+static inline int cold_pair_readable(const struct cold *cold, uint64_t pc)
+{
+	return !cold || (cold->pages >> (cold_page(pc) ^ CR_CACHE_PAIR_PAGES) & 1);
+}
+
 /*
  * The home slot of (pc, key) if it holds that row, else NULL.  No sequence
  * check: the trace checks the generation once, at its end (and in miss()),
@@ -217,7 +224,7 @@ static inline __attribute__((always_inline)) uint64_t miss_in(struct cr_walk *w,
 	if (!cr_cache_still(w->cache_gen))
 		return 0;
 	/* From the other slot to home, or decoded. */
-	if (!(readable && cr_cache_promote(lookup, key) == 0)) {
+	if (!(readable && cold_pair_readable(cold, lookup) && cr_cache_promote(lookup, key) == 0)) {
 		if (!e)
 			cr_cfi_src(mod, w->cache, &src);
 		if (!cold ? decode_warm(w, &src, lookup, key) < 0

@@ -153,6 +153,36 @@ int main(void)
 	tap_ok(cr_cache_get(c, mod, &r) == 0 && r.cfa_off == 32, "same pc: replaced");
 	tap_ok(cr_cache_get(a, mod, &r) == 0 && r.cfa_off == 16, "same pc: the other kept");
 
+	/* Neighbouring return addresses (16 bytes apart: neighbouring home
+	   slots) and a third row aliasing the first: all three kept, the
+	   other slot of a pair is not the neighbour (cache.h: CR_CACHE_PAIR). */
+	{
+		const uint64_t x = 0x402000, y = x + 16, z = same_home(x, 0x7f0000000000ull);
+		const uint64_t far = x + 8192;	/* its home: the other slot of x's pair */
+
+		cr_cache_clear();
+		cr_cache_put(x, mod, &ra);
+		cr_cache_put(y, mod, &rb);
+		cr_cache_put(z, mod, &rc);
+		tap_ok(cr_cache_slot_of(far) - cr_cache_slots ==
+			       ((cr_cache_slot_of(x) - cr_cache_slots) ^ CR_CACHE_PAIR),
+		       "pairs: the other slot is the home of the code 8 KiB away");
+		tap_ok(cr_cache_get(x, mod, &r) == 0 && r.cfa_off == 16 &&
+			       cr_cache_get(y, mod, &r) == 0 && r.cfa_off == 32 &&
+			       cr_cache_get(z, mod, &r) == 0 && r.cfa_off == 48 && home_has(y, mod),
+		       "pairs: neighbours and a third aliasing one of them are all kept");
+		/* The other slot taken by a row at its own home: the displaced row
+		   is dropped, the home row stays where the trace loop finds it. */
+		cr_cache_clear();
+		cr_cache_put(far, mod, &rb);
+		cr_cache_put(x, mod, &ra);
+		cr_cache_put(z, mod, &rc);
+		tap_ok(home_has(far, mod) && home_has(z, mod) && cr_cache_get(far, mod, &r) == 0 &&
+			       r.cfa_off == 32 && cr_cache_get(x, mod, &r) == -CR_ENOINFO,
+		       "pairs: a row at its own home is not evicted by a displaced one");
+		cr_cache_clear();
+	}
+
 	/* Rules: a put stores those in use; a shorter row over a longer one,
 	   and both moved between the slots, come back as put. */
 	struct cr_crow r5 = row_of(64), r2 = row_of(80);
