@@ -14,7 +14,8 @@
  * CHAIN_TIME=warm: ITERS is ignored; 200 captures to warm up, then 41 batches
  * of 100, and prints the median batch's wall ns per capture.
  * CHAIN_TIME=cold: ITERS is ignored; prints the wall ns of the first capture
- * of this process (bench/run.sh runs it afresh and takes the median).
+ * of this process and the page faults it took (getrusage: minor and major),
+ * bench/chain.sh runs it afresh and takes the medians.
  * CHAIN_THREAD=1: the chain runs in a thread of its own (pthread_create,
  * glibc's default stack), not in the main thread; CHAIN_THREAD=noguard: on a
  * stack with guard size 0, which libcrash does not remember (its captures
@@ -29,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unwind.h>
 
@@ -107,9 +109,15 @@ int chain_leaf(int x)
 	int n = 0;
 
 	if (timing && strcmp(timing, "cold") == 0) {
+		struct rusage u0, u1;
+		double t1;
+
+		getrusage(RUSAGE_SELF, &u0);
 		t0 = now_ns();
 		n = capture();
-		printf("%.0f\n", now_ns() - t0);
+		t1 = now_ns();
+		getrusage(RUSAGE_SELF, &u1);
+		printf("%.0f %ld\n", t1 - t0, u1.ru_minflt - u0.ru_minflt + u1.ru_majflt - u0.ru_majflt);
 	} else if (timing) {
 		for (int i = 0; i < 200; i++)
 			n = capture();
