@@ -4,7 +4,8 @@
  * Built by tests/fuzz/run.sh with clang -fsanitize=fuzzer,address,undefined,
  * one binary per FUZZ_* target.  A target passes if no input crashes it, reads
  * out of bounds or trips UBSan; results are not checked here (the unit tests
- * check exact results).
+ * check exact results), but for one: the trace loop's short way to a row's
+ * shape must agree with the full decoding wherever it answers (FUZZ_EH).
  */
 #include <stdint.h>
 #include <string.h>
@@ -17,8 +18,11 @@
 #define BASE 0x10000ull
 
 #if defined(FUZZ_EH)
-/* An .eh_frame_hdr + .eh_frame image: look up pcs (and the stretches around
-   them no FDE covers), run the CFA program, apply the row. */
+/* An .eh_frame_hdr + .eh_frame image behind 8 control bytes: look up pcs (and
+   the stretches around them no FDE covers), run the CFA program, apply the
+   row.  d[0] bit 0: with a header (its length d[1], 0: unknown) or a bare
+   .eh_frame; d[2..5]: the pcs. */
+#define EH_CTL 8
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
 	static uint64_t stack[64];
@@ -28,19 +32,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	struct cr_row row;
 	struct cr_regs in, out;
 
-	if (n < 16)
+	if (n < EH_CTL + 16)
 		return 0;
-	cr_mem_buffer(&m, BASE, d, n);
+	cr_mem_buffer(&m, BASE, d + EH_CTL, n - EH_CTL);
 	memset(&src, 0, sizeof(src));
-	/* The first byte picks the layout: with a header, or a bare .eh_frame. */
 	if (d[0] & 1) {
-		src.eh_hdr = BASE + 1;
-		src.eh_hdr_len = d[1] < n ? d[1] : n - 1;
+		src.eh_hdr = BASE;
+		src.eh_hdr_len = d[1];
 	} else {
-		src.eh_frame = BASE + 1;
+		src.eh_frame = BASE;
 	}
-	src.eh_frame_end = BASE + n;
-	src.bases.data = BASE + 1;
+	src.eh_frame_end = BASE + n - EH_CTL;
+	src.bases.data = BASE;
 	memcpy(stack, d, n < sizeof(stack) ? n : sizeof(stack));
 	cr_mem_buffer(&sm, 0x7fff0000, stack, sizeof(stack));
 	for (unsigned k = 0; k < 4; k++) {
@@ -59,6 +62,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 			cr_reg_set(&in, r, 0x7fff0000 + 8 * r);
 		cr_row_apply(&row, &m, &cr_arch_x86_64, &in, &out);
 		cr_row_apply(&row, &sm, &cr_arch_x86_64, &in, &out);
+	}
+	/*
+	 * The trace loop's short way (cr_eh_find_lite with its own CIE parse
+	 * and cr_cfa_cie_rules into the memo, then cr_cfa_shape), a key of this
+	 * input's own for the memo, against the full way without the memo:
+	 * where the short way answers, the shape must be the same (a trap if
+	 * not: the one result this file checks).
+	 */
+	{
+		static uint64_t key;
+		struct cr_ehsrc live = src;
+		struct cr_ehhdr h;
+		struct cr_fde_lite fl;
+		struct cr_crow c, full;
+
+		live.modkey = ++key << 4 | 1;
+		cr_eh_hdr(&m, &live, &h);
+		for (unsigned k = 0; k < 4; k++) {
+			uint64_t pc = BASE + (k * 0x9e37u + d[2 + k]) % (n + 64);
+
+			if (cr_eh_find_lite(&m, &live, &h, pc, &fl) != 0 ||
+			    cr_cfa_shape(&fl, pc, &cr_arch_x86_64, &c) != 0)
+				continue;
+			if (cr_eh_find(&m, &src, pc, &fde) != 0 ||
+			    cr_cfa_run_compact(&m, &cr_arch_x86_64, &fde, pc, &full) != 0 ||
+			    full.shape != c.shape || full.cfa_reg != c.cfa_reg ||
+			    full.cfa_off != c.cfa_off || full.cfa_fp != c.cfa_fp ||
+			    full.fp_saved != c.fp_saved || full.ra_off != c.ra_off ||
+			    full.fp_off != c.fp_off || full.ra_w != c.ra_w || full.fp_w != c.fp_w ||
+			    full.ra != c.ra || full.signal != c.signal)
+				__builtin_trap();
+		}
 	}
 	return 0;
 }

@@ -46,6 +46,29 @@ fuzz_one() {
 			$CC -g -O1 -gz=zlib -c -x c - -o "$OUT/seed.o" 2>/dev/null &&
 			{ printf '\377'; head -c 4000 "$OUT/seed.o"; } >"$OUT/corpus-$t/seed" || true
 	fi
+	if [ "$t" = EH ] && [ ! -s "$OUT/corpus-$t/seedz" ] && command -v python3 >/dev/null; then
+		# Seeds: 8 control bytes (with a header of 20 bytes, the pcs), then
+		# .eh_frame_hdr with one entry and .eh_frame: a "zR" CIE, or "zLR"
+		# with an LSDA, and an FDE over the first 4 KiB with the usual
+		# instructions (the trace loop's short way answers for it).
+		python3 -c 'import struct, sys
+def w(v): return struct.pack("<I", v & 0xffffffff)
+for lsda, name in ((0, "seedz"), (1, "seedzl")):
+    cie = w(0) + bytes([1]) + (b"zLR\0" if lsda else b"zR\0") + bytes([1, 0x78, 16])
+    cie += bytes([2, 0x1b, 0x1b]) if lsda else bytes([1, 0x1b])
+    cie += bytes([0x0c, 7, 8, 0x90, 1])
+    cie += bytes(-len(cie) % 4)
+    cie = w(len(cie)) + cie
+    at = 0x20 + len(cie)
+    body = w(at + 4 - 0x20) + w(-(at + 8)) + w(0x1000)
+    body += (bytes([4]) + w(0x10)) if lsda else bytes([0])
+    body += bytes([0x41, 0x0e, 0x10, 0x86, 0x02, 0x43, 0x0d, 0x06, 0x41, 0x0a, 0x0c, 7, 8, 0x41, 0x0b])
+    body += bytes(-len(body) % 4)
+    hdr = bytes([1, 0x1b, 0x03, 0x3b]) + w(0x20 - 4) + w(1) + w(0) + w(at)
+    img = hdr + bytes(0x20 - len(hdr)) + cie + w(len(body)) + body + w(0)
+    open(sys.argv[1] + "/" + name, "wb").write(bytes([1, 20, 1, 5, 9, 13, 0, 0]) + img)' \
+			"$OUT/corpus-$t" || true
+	fi
 	if [ "$t" = INFLATE ] && [ ! -s "$OUT/corpus-$t/seed9" ] && command -v python3 >/dev/null; then
 		# Seeds: zlib streams of 2,560 bytes of a C file (levels 1, 9 and
 		# Z_FIXED) behind the byte that gives exactly that room (40 * 64).
