@@ -747,10 +747,20 @@ CR_HOT int cr_cfa_shape(const struct cr_fde_lite *fl, uint64_t pc, const struct 
 	for (; p < e; p++) {
 		uint8_t op = *p;
 
-		switch (op >> 6) {
-		case DW_CFA_advance_loc >> 6:
+		/* The most frequent first (an FDE is mostly advances and CFA
+		   offsets): tests in that order, no jump table (above). */
+		if ((op & 0xc0) == DW_CFA_advance_loc) {
 			d = (op & 0x3fu) * ca;
 			goto advance;
+		}
+		if (op == DW_CFA_def_cfa_offset) {
+			if (!(k = uleb2(p + 1, e, &v)))
+				return 1;
+			r.cfa_off = (int64_t)v;
+			p += k;
+			continue;
+		}
+		switch (op >> 6) {
 		case DW_CFA_offset >> 6:
 			if (!(k = uleb2(p + 1, e, &v)) ||
 			    lite_set(&r, op & 0x3f, CR_OFFSET, (int64_t)(v * (uint64_t)fl->data_align),
@@ -797,12 +807,6 @@ CR_HOT int cr_cfa_shape(const struct cr_fde_lite *fl, uint64_t pc, const struct 
 			if (!(k = uleb2(p + 1, e, &v)))
 				return 1;
 			r.cfa_reg = v > 0xffff ? 0xffff : (uint16_t)v;
-			p += k;
-			continue;
-		case DW_CFA_def_cfa_offset:
-			if (!(k = uleb2(p + 1, e, &v)))
-				return 1;
-			r.cfa_off = (int64_t)v;
 			p += k;
 			continue;
 		case DW_CFA_remember_state:
