@@ -233,14 +233,26 @@ static struct cie_slot *cie_slot_of(uint64_t addr)
 }
 _Static_assert(CR_CIE_SLOTS == 1 << 4, "cie_slot_of uses 4 bits");
 
-CR_HOT int cr_cie_memo_get(uint64_t addr, uint64_t mod, struct cr_cie *cie, struct cr_cie_init *init)
+/* The slot of (addr, mod) if it holds that CIE, its sequence in *seq; else NULL. */
+static inline __attribute__((always_inline)) const struct cie_slot *
+memo_find(uint64_t addr, uint64_t mod, uint64_t *seq)
 {
 	const struct cie_slot *s = cie_slot_of(addr);
-	uint64_t seq = cr_seq_begin(&s->seq);
 
-	if (!cr_cache_enabled || !mod || (seq & 1) || seq == 0 ||
+	*seq = cr_seq_begin(&s->seq);
+	if (!cr_cache_enabled || !mod || (*seq & 1) || *seq == 0 ||
 	    __atomic_load_n(&s->addr, __ATOMIC_RELAXED) != addr ||
 	    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod)
+		return NULL;
+	return s;
+}
+
+CR_HOT int cr_cie_memo_get(uint64_t addr, uint64_t mod, struct cr_cie *cie, struct cr_cie_init *init)
+{
+	uint64_t seq;
+	const struct cie_slot *s = memo_find(addr, mod, &seq);
+
+	if (!s)
 		return -CR_ENOINFO;
 	if (cie)
 		cr_seq_load(cie, &s->cie, sizeof(*cie));
@@ -251,12 +263,10 @@ CR_HOT int cr_cie_memo_get(uint64_t addr, uint64_t mod, struct cr_cie *cie, stru
 
 CR_HOT int cr_cie_memo_lite(uint64_t addr, uint64_t mod, struct cr_fde_lite *fl, uint8_t enc[3])
 {
-	const struct cie_slot *s = cie_slot_of(addr);
-	uint64_t seq = cr_seq_begin(&s->seq);
+	uint64_t seq;
+	const struct cie_slot *s = memo_find(addr, mod, &seq);
 
-	if (!cr_cache_enabled || !mod || (seq & 1) || seq == 0 ||
-	    __atomic_load_n(&s->addr, __ATOMIC_RELAXED) != addr ||
-	    __atomic_load_n(&s->mod, __ATOMIC_RELAXED) != mod)
+	if (!s)
 		return -CR_ENOINFO;
 	fl->code_align = __atomic_load_n(&s->cie.code_align, __ATOMIC_RELAXED);
 	fl->data_align = __atomic_load_n(&s->cie.data_align, __ATOMIC_RELAXED);

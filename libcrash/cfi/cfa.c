@@ -420,6 +420,26 @@ static inline __attribute__((always_inline)) unsigned uleb2(const uint8_t *p, co
 }
 
 /*
+ * DW_CFA_advance_loc1 or advance_loc2 at p (its opcode), before e: the
+ * advance times ca in *d, and the operand's length (1 or 2), or 0 if it is
+ * truncated.  Little-endian, as every arch here.
+ */
+static inline __attribute__((always_inline)) unsigned adv12(const uint8_t *p, const uint8_t *e,
+							     uint64_t ca, uint64_t *d)
+{
+	if (*p == DW_CFA_advance_loc1) {
+		if (e - p < 2)
+			return 0;
+		*d = p[1] * ca;
+		return 1;
+	}
+	if (e - p < 3)
+		return 0;
+	*d = (p[1] | (uint64_t)p[2] << 8) * ca;
+	return 2;
+}
+
+/*
  * The instructions compilers emit in nearly every CIE and FDE (advance_loc,
  * advance_loc1/2, offset, restore, undefined, def_cfa, def_cfa_register,
  * def_cfa_offset, remember_state, restore_state, nop), with ULEB128 operands
@@ -462,15 +482,10 @@ CR_HOT static int run_bytes(struct state *st, const uint8_t *p, size_t len, size
 		case DW_CFA_nop:
 			continue;
 		case DW_CFA_advance_loc1:
-			if (e - p < 2)
-				goto out;
-			d = *++p * ca;
-			goto advance;
 		case DW_CFA_advance_loc2:
-			if (e - p < 3)
+			if (!(k = adv12(p, e, ca, &d)))
 				goto out;
-			d = (p[1] | (uint64_t)p[2] << 8) * ca;	/* little-endian */
-			p += 2;
+			p += k;
 			goto advance;
 		case DW_CFA_undefined:
 			if (!(k = uleb2(p + 1, e, &v)))
@@ -781,15 +796,10 @@ CR_HOT int cr_cfa_shape(const struct cr_fde_lite *fl, uint64_t pc, const struct 
 		case DW_CFA_nop:
 			continue;
 		case DW_CFA_advance_loc1:
-			if (e - p < 2)
-				return 1;
-			d = *++p * ca;
-			goto advance;
 		case DW_CFA_advance_loc2:
-			if (e - p < 3)
+			if (!(k = adv12(p, e, ca, &d)))
 				return 1;
-			d = (p[1] | (uint64_t)p[2] << 8) * ca;	/* little-endian */
-			p += 2;
+			p += k;
 			goto advance;
 		case DW_CFA_undefined:
 			if (!(k = uleb2(p + 1, e, &v)) || lite_set(&r, v, CR_UNDEF, 0, ra, fp))

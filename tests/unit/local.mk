@@ -26,6 +26,9 @@ tests_unit_t_special_SOURCES = tests/unit/t-special.c tests/unit/fakeproc.h
 tests_unit_t_step_SOURCES = tests/unit/t-step.c tests/unit/fakeproc.h
 tests_unit_t_report_SOURCES = tests/unit/t-report.c tests/unit/fakeproc.h
 tests_unit_t_abortmsg_SOURCES = tests/unit/t-abortmsg.c tests/unit/faultmem.h
+tests_unit_t_cfa_SOURCES = tests/unit/t-cfa.c tests/unit/faultmem.h tests/unit/testarch.h
+tests_unit_t_crow_SOURCES = tests/unit/t-crow.c tests/unit/loadedfde.h
+tests_unit_t_shape_SOURCES = tests/unit/t-shape.c tests/unit/loadedfde.h tests/unit/testarch.h
 tests_unit_t_meminit_LDADD = $(LDADD) -lpthread
 tests_unit_t_debuginfo_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
 # Unit tests may cast and compare freely.

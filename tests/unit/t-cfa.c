@@ -6,14 +6,8 @@
 #include "cfi/cache.h"
 #include "cfi/cfi.h"
 #include "faultmem.h"
+#include "testarch.h"
 
-static const struct cr_arch test_arch = {
-	.name = "x86_64", .nregs = 17, .sp = 7, .fp = 6, .ra = 16,
-};
-static const struct cr_arch test_a64 = {
-	.name = "aarch64", .nregs = 34, .sp = 31, .fp = 29, .ra = 30, .ra_in_reg = 1,
-	.ra_sign_state = 34,
-};
 /* Any name: the arch's ra_sign_state says where the state is. */
 static const struct cr_arch test_sign33 = {
 	.name = "other", .nregs = 34, .sp = 31, .fp = 29, .ra = 30, .ra_in_reg = 1,
@@ -29,7 +23,7 @@ static uint8_t img[0x200];
 static struct cr_mem mem;
 static struct cr_fde fde;
 static struct cr_row row;
-static const struct cr_arch *arch = &test_arch;
+static const struct cr_arch *arch = &test_x86;
 static unsigned long *fail_ptr;
 
 /* The GCC x86_64 CIE program: DW_CFA_def_cfa rsp 8; DW_CFA_offset rip, 1. */
@@ -329,7 +323,7 @@ static void t_gnu_and_unknown(void)
 	arch = &test_sign33;
 	tap_ok(runf(B(0x2d), LO) == 0 && rule(33, CR_VAL_OFFSET, 1) && rule(34, CR_SAME, 0),
 	       "negate_ra_state: the arch's column");
-	arch = &test_arch;
+	arch = &test_x86;
 }
 
 /* A zero-filled infinite program: DW_CFA_nop forever. */
@@ -719,7 +713,7 @@ static int obj_cb(struct dl_phdr_info *info, size_t size, void *arg)
 static void t_real(void)
 {
 #if defined(__x86_64__)
-	struct objs o = { .arch = &test_arch };
+	struct objs o = { .arch = &test_x86 };
 #elif defined(__aarch64__)
 	struct objs o = { .arch = &test_a64 };
 #else

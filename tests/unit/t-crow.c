@@ -11,6 +11,7 @@
 
 #include "../tap.h"
 #include "cfi/cfi.h"
+#include "loadedfde.h"
 
 #define STK 4096
 static uint64_t stack[STK / 8];
@@ -118,41 +119,15 @@ static void one(const struct cr_fde *fde, uint64_t pc)
 	}
 }
 
-static int each(struct dl_phdr_info *info, size_t size, void *arg)
+static void each(const struct cr_ehsrc *src, const struct cr_fde *fde, void *arg)
 {
-	(void)size;
+	(void)src;
 	(void)arg;
-	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		struct cr_ehsrc src = { 0 };
-		uint32_t hdr[3];
-
-		if (ph->p_type != PT_GNU_EH_FRAME)
-			continue;
-		src.eh_hdr = info->dlpi_addr + ph->p_vaddr;
-		src.eh_hdr_len = ph->p_memsz;
-		src.eh_frame_end = UINT64_MAX;
-		src.bases.data = src.eh_hdr;
-		/* version 1, table_enc datarel|sdata4: entries (initial loc, fde) */
-		memcpy(hdr, (void *)(uintptr_t)src.eh_hdr, sizeof(hdr));
-		if ((hdr[0] & 0xff) != 1 || ((hdr[0] >> 24) & 0xff) != 0x3b)
-			continue;
-		const int32_t *tab = (const int32_t *)(uintptr_t)(src.eh_hdr + 12);
-		uint32_t count = hdr[2];
-		for (uint32_t k = 0; k < count; k++) {
-			struct cr_fde fde;
-
-			if (cr_eh_parse_fde(&cr_mem_self, &src, src.eh_hdr + (int64_t)tab[2 * k + 1],
-					    &fde) < 0)
-				continue;
-			fdes++;
-			one(&fde, fde.pc_lo);
-			one(&fde, fde.pc_lo + (fde.pc_hi - fde.pc_lo) / 2);
-			body(&fde, fde.pc_lo + (fde.pc_hi - fde.pc_lo) / 2);
-			one(&fde, fde.pc_hi - 1);
-		}
-	}
-	return 0;
+	fdes++;
+	one(fde, fde->pc_lo);
+	one(fde, fde->pc_lo + (fde->pc_hi - fde->pc_lo) / 2);
+	body(fde, fde->pc_lo + (fde->pc_hi - fde->pc_lo) / 2);
+	one(fde, fde->pc_hi - 1);
 }
 
 int main(void)
@@ -160,7 +135,7 @@ int main(void)
 	for (unsigned i = 0; i < STK / 8; i++)
 		stack[i] = 0x400000 + 0x100 * i;	/* looks like code addresses */
 	cr_mem_buffer(&mem, 0x10000, stack, sizeof(stack));
-	dl_iterate_phdr(each, NULL);
+	each_loaded_fde(each, NULL);
 	printf("# %ld FDEs, %ld rows, %ld compact\n", fdes, rows, compacted);
 	tap_ok(fdes > 1000, "many real FDEs (libc, ld.so, the test)");
 	tap_ok(compacted > rows * 9 / 10, "most rows fit the compact form");

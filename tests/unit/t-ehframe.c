@@ -861,6 +861,28 @@ static void t_in_place_vs_reads(void)
 	}
 }
 
+/*
+ * A hdr at IMG with one entry (TEXT + 0x40, the FDE at image offset at) over
+ * an image of end bytes, and the source that reads it with the hdr: the
+ * image's buffer, a 20-byte hdr, .eh_frame up to its end.
+ */
+static void one_entry_hdr(size_t at, size_t end)
+{
+	n = 0;
+	u8(1), u8(DW_EH_PE_pcrel | DW_EH_PE_sdata4), u8(DW_EH_PE_udata4);
+	u8(DW_EH_PE_datarel | DW_EH_PE_sdata4);
+	pcrel4(IMG + FRAME);
+	u32(1);
+	u32((uint32_t)(TEXT + 0x40 - IMG)), u32((uint32_t)at);
+	n = end;
+	cr_mem_buffer(&mem, IMG, img, n);
+	memset(&src, 0, sizeof(src));
+	src.eh_hdr = IMG;
+	src.eh_hdr_len = 20;
+	src.eh_frame_end = IMG + n;
+	src.bases.data = IMG;
+}
+
 static void t_fast_fde(void)
 {
 	static const uint8_t none[] = { 0 }, three[] = { 3, 0xaa, 0xbb, 0xcc },
@@ -915,19 +937,7 @@ static void t_fast_fde(void)
 		struct cr_fde poison;
 		at = fast_image(0x20, none, 1, 0, 0);
 		/* With the hdr: the search picks this FDE for a pc past its end. */
-		n = 0;
-		u8(1), u8(DW_EH_PE_pcrel | DW_EH_PE_sdata4), u8(DW_EH_PE_udata4);
-		u8(DW_EH_PE_datarel | DW_EH_PE_sdata4);
-		pcrel4(IMG + FRAME);
-		u32(1);
-		u32((uint32_t)(TEXT + 0x40 - IMG)), u32((uint32_t)at);
-		n = at + 24 + 4;
-		cr_mem_buffer(&mem, IMG, img, n);
-		memset(&src, 0, sizeof(src));
-		src.eh_hdr = IMG;
-		src.eh_hdr_len = 20;
-		src.eh_frame_end = IMG + n;
-		src.bases.data = IMG;
+		one_entry_hdr(at, at + 24 + 4);
 		memset(&f, 0xa5, sizeof(f));
 		memset(&poison, 0xa5, sizeof(poison));
 		tap_ok(cr_eh_find(&mem, &src, TEXT + 0x60, &f) == -CR_ENOINFO &&
@@ -1043,24 +1053,7 @@ static void lite_image(uint8_t lsda_enc, const uint8_t *aug, size_t aug_n)
 	u8(0x41), u8(0x0e), u8(16);
 	finish(at);
 	u32(0);
-	/* The hdr: version 1, eh_frame_ptr, one entry, the table. */
-	{
-		size_t end = n;
-
-		n = 0;
-		u8(1), u8(DW_EH_PE_pcrel | DW_EH_PE_sdata4), u8(DW_EH_PE_udata4);
-		u8(DW_EH_PE_datarel | DW_EH_PE_sdata4);
-		pcrel4(IMG + FRAME);
-		u32(1);
-		u32((uint32_t)(TEXT + 0x40 - IMG)), u32((uint32_t)at);
-		n = end;
-	}
-	cr_mem_buffer(&mem, IMG, img, n);
-	memset(&src, 0, sizeof(src));
-	src.eh_hdr = IMG;
-	src.eh_hdr_len = 20;
-	src.eh_frame_end = IMG + n;
-	src.bases.data = IMG;
+	one_entry_hdr(at, n);
 	src.modkey = IMG | 1;
 }
 

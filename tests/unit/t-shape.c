@@ -13,14 +13,8 @@
 #include "../tap.h"
 #include "cfi/cache.h"
 #include "cfi/cfi.h"
-
-static const struct cr_arch test_x86 = {
-	.name = "x86_64", .nregs = 17, .sp = 7, .fp = 6, .ra = 16,
-};
-static const struct cr_arch test_a64 = {
-	.name = "aarch64", .nregs = 34, .sp = 31, .fp = 29, .ra = 30, .ra_in_reg = 1,
-	.ra_sign_state = 34,
-};
+#include "loadedfde.h"
+#include "testarch.h"
 
 #define IMG 0x5000ull	/* CIE instructions at IMG, FDE instructions at IMG + FI */
 #define FI 0x80
@@ -480,42 +474,22 @@ static void real_one(const struct cr_ehsrc *src, const struct cr_ehhdr *h, uint6
 	}
 }
 
-static int each(struct dl_phdr_info *info, size_t size, void *arg)
+/* Each FDE: its CIE the first time, then its pcs. */
+static void real_fde(const struct cr_ehsrc *src, const struct cr_fde *fde, void *arg)
 {
-	(void)size;
+	static struct cr_ehhdr h;
+	static uint64_t hdr_of;
+
 	(void)arg;
-	for (unsigned i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		struct cr_ehsrc src = { 0 };
-		struct cr_ehhdr h;
-		uint32_t hdr[3];
-
-		if (ph->p_type != PT_GNU_EH_FRAME)
-			continue;
-		src.eh_hdr = info->dlpi_addr + ph->p_vaddr;
-		src.eh_hdr_len = ph->p_memsz;
-		src.eh_frame_end = UINT64_MAX;
-		src.bases.data = src.eh_hdr;
-		src.modkey = src.eh_hdr << 1 | 1;	/* any key of its own */
-		memcpy(hdr, (void *)(uintptr_t)src.eh_hdr, sizeof(hdr));
-		if ((hdr[0] & 0xff) != 1 || ((hdr[0] >> 24) & 0xff) != 0x3b)
-			continue;
-		if (cr_eh_hdr(&fast.m, &src, &h) < 0)
-			continue;
-		const int32_t *tab = (const int32_t *)(uintptr_t)(src.eh_hdr + 12);
-		for (uint32_t k = 0; k < hdr[2]; k++) {
-			struct cr_fde fde;
-
-			if (cr_eh_parse_fde(&cr_mem_self, &src, src.eh_hdr + (int64_t)tab[2 * k + 1],
-					    &fde) < 0)
-				continue;
-			real_cie(&src, &h, &fde);
-			for (uint64_t pc = fde.pc_lo; pc < fde.pc_hi;
-			     pc += pc - fde.pc_lo < 512 ? 1 : 7)
-				real_one(&src, &h, pc);
-		}
+	if (hdr_of != src->eh_hdr) {
+		hdr_of = src->eh_hdr;
+		cr_eh_hdr(&fast.m, src, &h);
 	}
-	return 0;
+	if (h.ret < 0)
+		return;
+	real_cie(src, &h, fde);
+	for (uint64_t pc = fde->pc_lo; pc < fde->pc_hi; pc += pc - fde->pc_lo < 512 ? 1 : 7)
+		real_one(src, &h, pc);
 }
 
 int main(void)
@@ -528,7 +502,7 @@ int main(void)
 	printf("# %ld cases, %ld answered\n", cases, answered);
 
 	cr_mem_fast_init(&fast);
-	dl_iterate_phdr(each, NULL);
+	each_loaded_fde(real_fde, NULL);
 	printf("# %s: %ld pcs, %ld with a trace-only shape, %ld answered by the short way\n",
 	       cr_host->name, real_pcs, real_full_shape, real_answered);
 	tap_ok(real_pcs > 100000, "many real pcs (libc, ld.so, the test)");
