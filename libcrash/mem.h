@@ -149,10 +149,7 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
  * onto the signal stack.  AS-safe.
  */
 #define CR_VIEW_PAGES 64
-/* Always inline: an out-of-line copy would land in plain .text, away from a
-   capture's code (common.h: CR_HOT), a page fault more for a first capture. */
-static inline __attribute__((always_inline)) const void *cr_mem_view(const struct cr_mem *m,
-								      uint64_t addr, size_t len)
+static inline const void *cr_mem_view(const struct cr_mem *m, uint64_t addr, size_t len)
 {
 	if (!m->view || len == 0 || addr + len < addr)
 		return NULL;

@@ -437,6 +437,22 @@ static int linear(const struct cr_mem *m, const struct cr_ehsrc *src, const stru
 	return -CR_ERANGE;
 }
 
+/*
+ * cr_mem_view (mem.h), always inline in this file's capture code: where gcc
+ * does not inline it, its out-of-line copy lands in plain .text, away from
+ * a capture's code (common.h: CR_HOT), a page fault more for a first
+ * capture.  Not always inline everywhere: the symbolizer's unity crash
+ * (bench/symbols) took 0.14 ms longer with that, the same system calls and
+ * page faults (docs/performance.md, stop 33).
+ */
+static inline __attribute__((always_inline)) const void *hot_view(const struct cr_mem *m,
+								  uint64_t addr, size_t len)
+{
+	if (!m->view || len == 0 || addr + len < addr)
+		return NULL;
+	return m->view(m, addr, len);
+}
+
 /* What .eh_frame_hdr says (LSB 5.0 ".eh_frame_hdr"): struct cr_ehhdr, cfi.h. */
 
 CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, struct cr_ehhdr *h)
@@ -464,7 +480,7 @@ CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, 
 	 * nothing had touched it (the executable's .bss past its .eh_frame:
 	 * docs/performance.md, issue 20).
 	 */
-	p = end - src->eh_hdr >= 12 ? cr_mem_view(m, src->eh_hdr, 12) : NULL;
+	p = end - src->eh_hdr >= 12 ? hot_view(m, src->eh_hdr, 12) : NULL;
 	if (p && p[0] == 1 && p[1] == (DW_EH_PE_pcrel | DW_EH_PE_sdata4) &&
 	    p[2] == DW_EH_PE_udata4 && p[3] == HDR_TABLE_ENC) {
 		const uint8_t *t;
@@ -478,7 +494,7 @@ CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, 
 		h->count = count > (end - h->table) / 8 ? 0 : count;
 		vlen = 12 + 8 * h->count;
 		if (h->count && vlen <= HDR_VIEW_PAGES * 4096 - (src->eh_hdr & 4095) &&
-		    (t = cr_mem_view(m, src->eh_hdr, vlen)) != NULL)
+		    (t = hot_view(m, src->eh_hdr, vlen)) != NULL)
 			h->at = t + 12;
 		return 0;
 	}
@@ -752,7 +768,7 @@ CR_HOT int cr_eh_find_lite(const struct cr_mem *m, const struct cr_ehsrc *src,
 	   (a small function's); a longer one takes a second view. */
 #define LITE_VIEW 64
 	want = sp.hi - at < LITE_VIEW ? sp.hi - at : LITE_VIEW;
-	if (at < sp.lo || at >= sp.hi || want < 17 || !(p = cr_mem_view(m, at, (size_t)want)))
+	if (at < sp.lo || at >= sp.hi || want < 17 || !(p = hot_view(m, at, (size_t)want)))
 		return 1;
 	memcpy(&u, p, 4);
 	len = u;
@@ -762,7 +778,7 @@ CR_HOT int cr_eh_find_lite(const struct cr_mem *m, const struct cr_ehsrc *src,
 	   FDE's CIE lies before it (fde_cie), in the section. */
 	if (len == 0xffffffff || len < 13 || len > sp.hi - at - 4 || id == 0 || id > at + 4 ||
 	    (cie_addr = at + 4 - id) >= at || cie_addr < sp.lo ||
-	    (len + 4 > want && !(p = cr_mem_view(m, at, (size_t)len + 4))) || (p[16] & 0x80) ||
+	    (len + 4 > want && !(p = hot_view(m, at, (size_t)len + 4))) || (p[16] & 0x80) ||
 	    p[16] > len - 13)
 		return 1;
 	if (cr_cie_memo_lite(cie_addr, src->modkey, fl, enc) != 0 &&
