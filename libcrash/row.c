@@ -107,17 +107,6 @@ int cr_row_apply(const struct cr_row *row, const struct cr_mem *m, const struct 
 	return 0;
 }
 
-CR_HOT static int fits32(int64_t v)
-{
-	return v >= INT32_MIN && v <= INT32_MAX;
-}
-
-/* A saved slot at CFA + off within the window below the CFA (8-byte slots). */
-CR_HOT static int near(int64_t off)
-{
-	return off >= -CR_SHAPE_WINDOW && off <= -8;
-}
-
 _Static_assert(CR_SHAPE_WINDOW == CR_FAST_WINDOW, "one window");
 
 /* Column n's rule in a row whose columns outside cols are CR_SAME. */
@@ -130,29 +119,14 @@ CR_HOT static const struct cr_rule *rule_of(const struct cr_row *row, uint64_t c
 	return cols >> n & 1 ? &row->reg[n] : &same;
 }
 
-/* The trace-only shape of a row (struct cr_crow). */
+/* The trace-only shape of a row (struct cr_crow; row.h: cr_crow_set_shape). */
 CR_HOT static void set_shape(const struct cr_row *row, uint64_t cols, const struct cr_arch *a,
 		      struct cr_crow *c)
 {
 	const struct cr_rule *ra = rule_of(row, cols, row->ra), *fp = rule_of(row, cols, a->fp);
 
-	c->shape = CR_SHAPE_NONE;
-	c->cfa_fp = row->cfa.reg == a->fp;
-	c->fp_saved = fp->kind == CR_OFFSET;
-	c->ra_off = (int32_t)ra->off;
-	c->fp_off = c->fp_saved ? (int32_t)fp->off : 0;
-	if (ra->kind == CR_UNDEF)
-		c->shape = CR_SHAPE_END;
-	else if ((row->cfa.reg == a->sp || row->cfa.reg == a->fp) && ra->kind == CR_OFFSET &&
-		 (fp->kind == CR_SAME || fp->kind == CR_OFFSET) &&
-		 rule_of(row, cols, a->sp)->kind == CR_SAME && !row->signal && row->ra != a->sp &&
-		 row->ra != a->fp)
-		c->shape = near(ra->off) && (!c->fp_saved || near(fp->off)) ? CR_SHAPE_STEP
-									    : CR_SHAPE_STEP_FAR;
-	c->ra_w = c->shape == CR_SHAPE_STEP ? (uint8_t)(c->ra_off + CR_SHAPE_WINDOW) : 0;
-	c->fp_w = c->shape == CR_SHAPE_STEP && c->fp_saved
-			  ? (uint8_t)(c->fp_off + CR_SHAPE_WINDOW)
-			  : 0;
+	cr_crow_set_shape(c, a, row->cfa.reg, row->ra, row->signal, rule_of(row, cols, a->sp)->kind,
+			  ra->kind, ra->off, fp->kind, fp->off);
 }
 
 /* Column n's rule into c (k rules so far).  0, or -CR_ERANGE: it does not fit. */
@@ -168,7 +142,7 @@ static inline __attribute__((always_inline)) int compact_col(const struct cr_row
 			return -CR_ERANGE;
 		v = r->reg;
 	} else {
-		if (kind == CR_EXPR || kind == CR_VAL_EXPR || !fits32(r->off))
+		if (kind == CR_EXPR || kind == CR_VAL_EXPR || !cr_fits32(r->off))
 			return -CR_ERANGE;
 		v = (int32_t)r->off;
 	}
@@ -189,7 +163,7 @@ CR_HOT int cr_row_compact_cols(const struct cr_row *row, uint64_t cols, const st
 	unsigned n, k = 0, top = a->nregs < CR_NREGS ? a->nregs : CR_NREGS;
 	uint64_t m;
 
-	if (row->cfa.kind != CR_REG || !fits32(row->cfa.off) || row->ra >= CR_NREGS)
+	if (row->cfa.kind != CR_REG || !cr_fits32(row->cfa.off) || row->ra >= CR_NREGS)
 		return -CR_ERANGE;
 	c->cfa_reg = row->cfa.reg;
 	c->cfa_off = (int32_t)row->cfa.off;

@@ -95,6 +95,51 @@ struct __attribute__((aligned(8))) cr_crow {
 	int32_t off[CR_CROW_MAX];	/* CR_OFFSET/CR_VAL_OFFSET offset, CR_REG register */
 };
 
+/* An offset or value a compact row can hold (32 bits). */
+static inline int cr_fits32(int64_t v)
+{
+	return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+/* A saved slot at CFA + off within the window below the CFA (8-byte slots). */
+static inline int cr_shape_near(int64_t off)
+{
+	return off >= -CR_SHAPE_WINDOW && off <= -8;
+}
+
+/*
+ * The trace-only shape of a row (struct cr_crow's shape, cfa_fp, fp_saved,
+ * ra_off, fp_off, ra_w, fp_w) from what it depends on: its CFA register,
+ * return-address column and 'S', the kinds of the rules of sp, of the
+ * return address and of fp (CR_SAME where none), and the offsets of the
+ * last two (0 where their rule is no CR_OFFSET, as in a full row).  The one
+ * rule of both decoders that give shapes: cr_row_compact_cols (row.c) and
+ * cr_cfa_shape (cfi/cfa.c).
+ */
+static inline __attribute__((always_inline)) void
+cr_crow_set_shape(struct cr_crow *c, const struct cr_arch *a, uint16_t cfa_reg, uint16_t ra,
+		  uint8_t signal, uint8_t sp_kind, uint8_t ra_kind, int64_t ra_off, uint8_t fp_kind,
+		  int64_t fp_off)
+{
+	c->shape = CR_SHAPE_NONE;
+	c->cfa_fp = cfa_reg == a->fp;
+	c->fp_saved = fp_kind == CR_OFFSET;
+	c->ra_off = (int32_t)ra_off;
+	c->fp_off = c->fp_saved ? (int32_t)fp_off : 0;
+	if (ra_kind == CR_UNDEF)
+		c->shape = CR_SHAPE_END;
+	else if ((cfa_reg == a->sp || cfa_reg == a->fp) && ra_kind == CR_OFFSET &&
+		 (fp_kind == CR_SAME || fp_kind == CR_OFFSET) && sp_kind == CR_SAME && !signal &&
+		 ra != a->sp && ra != a->fp)
+		c->shape = cr_shape_near(ra_off) && (!c->fp_saved || cr_shape_near(fp_off))
+				   ? CR_SHAPE_STEP
+				   : CR_SHAPE_STEP_FAR;
+	c->ra_w = c->shape == CR_SHAPE_STEP ? (uint8_t)(c->ra_off + CR_SHAPE_WINDOW) : 0;
+	c->fp_w = c->shape == CR_SHAPE_STEP && c->fp_saved
+			  ? (uint8_t)(c->fp_off + CR_SHAPE_WINDOW)
+			  : 0;
+}
+
 /* Compact form of row.  0, or -CR_ERANGE if it does not fit (it is not cached). */
 int cr_row_compact(const struct cr_row *row, const struct cr_arch *a, struct cr_crow *c);
 

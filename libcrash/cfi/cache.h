@@ -107,7 +107,7 @@ static inline struct cr_cache_slot *cr_cache_slot_of(uint64_t pc)
  * 33).  Rows 8 KiB apart in one stretch of hot code are rarer.
  */
 #define CR_CACHE_PAIR (CR_CACHE_SLOTS / 2)
-#define CR_CACHE_PAIR_PAGES (CR_CACHE_PAIR * 64 / 4096)	/* 64-byte slots */
+#define CR_CACHE_PAIR_PAGES (CR_CACHE_PAIR * sizeof(struct cr_cache_slot) / 4096)
 
 /* Into pc's home slot with its full row; the row that was there moves to the
    other slot, unless a row at its own home is there (then it is dropped). */

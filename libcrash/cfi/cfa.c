@@ -704,11 +704,6 @@ struct lite {
 	uint16_t cfa_reg;
 };
 
-CR_HOT static int lite_fits(int64_t v)
-{
-	return v >= INT32_MIN && v <= INT32_MAX;
-}
-
 /* Column reg's rule (kind CR_SAME, CR_OFFSET or CR_UNDEF) into r: set() and
    restore()'s.  0, or 1: an offset that would not compact (not a shape). */
 static inline __attribute__((always_inline)) int lite_set(struct lite *r, uint64_t reg, uint8_t kind, int64_t off, uint16_t ra,
@@ -721,7 +716,7 @@ static inline __attribute__((always_inline)) int lite_set(struct lite *r, uint64
 	bit = 1ull << reg;
 	if (kind != CR_OFFSET)
 		off = 0;
-	else if (!lite_fits(off))
+	else if (!cr_fits32(off))
 		return 1;
 	r->live = kind == CR_SAME ? r->live & ~bit : r->live | bit;
 	r->undef = kind == CR_UNDEF ? r->undef | bit : r->undef & ~bit;
@@ -730,6 +725,12 @@ static inline __attribute__((always_inline)) int lite_set(struct lite *r, uint64
 	if (reg == fp)
 		r->fp_off = off;
 	return 0;
+}
+
+/* Column n's rule kind in r (n < CR_NREGS). */
+static inline uint8_t lite_kind(const struct lite *r, unsigned n)
+{
+	return !(r->live >> n & 1) ? CR_SAME : (r->undef >> n & 1) ? CR_UNDEF : CR_OFFSET;
 }
 
 CR_HOT int cr_cfa_shape(const struct cr_fde_lite *fl, uint64_t pc, const struct cr_arch *a,
@@ -741,7 +742,7 @@ CR_HOT int cr_cfa_shape(const struct cr_fde_lite *fl, uint64_t pc, const struct 
 	uint64_t ca = fl->code_align, left, d, v, w, cols;
 	unsigned k, k2, depth = 0, top = a->nregs < CR_NREGS ? a->nregs : CR_NREGS;
 	uint16_t ra = fl->ra;
-	uint8_t fp = a->fp, ra_kind, fp_kind;
+	uint8_t fp = a->fp;
 
 	if (pc < fl->pc_lo || pc >= fl->pc_hi || ra >= CR_NREGS || ca > UINT32_MAX ||
 	    fl->len > CR_CFA_MAX_INSNS || ci->n > CR_CIE_INIT_MAX || ci->cfa.kind != CR_REG)
@@ -836,41 +837,20 @@ advance:	/* d: the advance in bytes (no overflow: ca <= UINT32_MAX) */
 			break;	/* past pc: the row is complete */
 		left -= d;
 	}
-	/* What cr_row_compact_cols would refuse, then set_shape's shapes. */
+	/* What cr_row_compact_cols would refuse, then the shape (row.h). */
 	cols = r.live & ((CR_BIT(top) - 1) | CR_BIT(ra));
 	for (k = 0; cols; cols &= cols - 1)	/* (no popcount: a libgcc call on x86_64) */
 		k++;
-	if (!lite_fits(r.cfa_off) || k > CR_CROW_MAX)
+	if (!cr_fits32(r.cfa_off) || k > CR_CROW_MAX)
 		return 1;
-	ra_kind = !(r.live >> ra & 1) ? CR_SAME : (r.undef >> ra & 1) ? CR_UNDEF : CR_OFFSET;
-	fp_kind = !(r.live >> fp & 1) ? CR_SAME : (r.undef >> fp & 1) ? CR_UNDEF : CR_OFFSET;
 	c->cfa_reg = r.cfa_reg;
 	c->cfa_off = (int32_t)r.cfa_off;
 	c->ra = ra;
 	c->signal = fl->signal;
 	c->n = 0;
-	c->cfa_fp = r.cfa_reg == fp;
-	c->fp_saved = fp_kind == CR_OFFSET;
-	c->ra_off = (int32_t)r.ra_off;
-	c->fp_off = (int32_t)r.fp_off;
-	c->ra_w = c->fp_w = 0;
-	if (ra_kind == CR_UNDEF) {
-		c->shape = CR_SHAPE_END;
-		return 0;
-	}
-	if (!((r.cfa_reg == a->sp || r.cfa_reg == fp) && ra_kind == CR_OFFSET &&
-	      fp_kind != CR_UNDEF && !(r.live >> a->sp & 1) && !fl->signal && ra != a->sp &&
-	      ra != fp))
-		return 1;
-	if (c->ra_off >= -CR_SHAPE_WINDOW && c->ra_off <= -8 &&
-	    (!c->fp_saved || (c->fp_off >= -CR_SHAPE_WINDOW && c->fp_off <= -8))) {
-		c->shape = CR_SHAPE_STEP;
-		c->ra_w = (uint8_t)(c->ra_off + CR_SHAPE_WINDOW);
-		c->fp_w = c->fp_saved ? (uint8_t)(c->fp_off + CR_SHAPE_WINDOW) : 0;
-	} else {
-		c->shape = CR_SHAPE_STEP_FAR;
-	}
-	return 0;
+	cr_crow_set_shape(c, a, r.cfa_reg, ra, fl->signal, lite_kind(&r, a->sp), lite_kind(&r, ra),
+			  r.ra_off, lite_kind(&r, fp), r.fp_off);
+	return c->shape == CR_SHAPE_NONE;
 }
 
 CR_HOT int cr_cfa_cie_rules(const uint8_t *p, size_t len, const struct cr_cie *cie,
