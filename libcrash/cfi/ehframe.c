@@ -299,41 +299,62 @@ CR_HOT static int fde_body(struct cr_cursor *c, const struct cr_ehsrc *src, stru
  * form, or anything odd in it: the general decoding decides, from the start.
  */
 #define FAST_ENC (DW_EH_PE_pcrel | DW_EH_PE_sdata4)
+
+/*
+ * The fixed fields of an FDE of that form at p (its address addr, room
+ * bytes of it in place, the section sp): not the extended length, room for
+ * the fields, inside the section and the room, a one-byte augmentation
+ * length inside the entry, a pc range that does not wrap.  1 with
+ * [*pc_lo, *pc_hi), the instructions' offset from addr (*insns) and the
+ * entry's length (*len); 0 if not.  fast_fde's and cr_eh_find_lite's.
+ */
+static inline __attribute__((always_inline)) int fixed_fde(const uint8_t *p, uint64_t addr,
+							    uint64_t room, const struct span *sp,
+							    uint64_t *pc_lo, uint64_t *pc_hi,
+							    unsigned *insns, uint64_t *len)
+{
+	uint64_t range;
+	uint32_t u;
+	int32_t lo, r;
+
+	memcpy(&u, p, 4);
+	*len = u;
+	if (*len == 0xffffffff || *len < 13 || *len > sp->hi - addr - 4 || *len > room - 4 ||
+	    (p[16] & 0x80) || p[16] > *len - 13)
+		return 0;
+	memcpy(&lo, p + 8, 4);
+	memcpy(&r, p + 12, 4);
+	*pc_lo = addr + 8 + (uint64_t)(int64_t)lo;	/* pcrel: from the field's address */
+	range = (uint64_t)(int64_t)r;			/* sdata4, as cr_encptr reads it */
+	if (*pc_lo + range < *pc_lo)
+		return 0;
+	*pc_hi = *pc_lo + range;
+	*insns = 17u + p[16];
+	return 1;
+}
+
 CR_HOT static int fast_fde(const struct cr_cursor *c, const struct cr_ehsrc *src, const struct span *sp,
 		    uint64_t addr, struct cr_fde *fde)
 {
 	const uint8_t *p = c->wp;
-	uint64_t len, end, range;
-	uint32_t u;
-	int32_t lo, r;
+	uint64_t len;
+	unsigned insns;
 
 	if (p == c->win || c->win_lo != addr || c->win_hi - addr < 17 || c->err)
 		return 0;	/* not in place, or too short for the form */
 	if (fde->cie.fde_enc != FAST_ENC || fde->cie.lsda_enc != DW_EH_PE_omit || !fde->cie.aug_z)
 		return 0;
-	memcpy(&u, p, 4);
-	len = u;
-	/* Not the extended length, room for the fields, inside the section and the view. */
-	if (len == 0xffffffff || len < 13 || len > sp->hi - addr - 4 || len > c->win_hi - addr - 4 ||
-	    (p[16] & 0x80) || p[16] > len - 13)
+	if (!fixed_fde(p, addr, c->win_hi - addr, sp, &fde->pc_lo, &fde->pc_hi, &insns, &len))
 		return 0;
-	end = addr + 4 + len;
-	memcpy(&lo, p + 8, 4);
-	memcpy(&r, p + 12, 4);
-	fde->pc_lo = addr + 8 + (uint64_t)(int64_t)lo;	/* pcrel: from the field's address */
-	range = (uint64_t)(int64_t)r;			/* sdata4, as cr_encptr reads it */
-	if (fde->pc_lo + range < fde->pc_lo)
-		return 0;
-	fde->pc_hi = fde->pc_lo + range;
 	fde->cie.bases = src->bases;
 	fde->cie.bases.func = fde->pc_lo;
 	fde->lsda = 0;
-	fde->insns = addr + 17 + p[16];
-	fde->insns_end = end;
+	fde->insns = addr + insns;
+	fde->insns_end = addr + 4 + len;
 	fde->view.mem = c->mem;
 	fde->view.p = p;
 	fde->view.lo = addr;
-	fde->view.hi = end;
+	fde->view.hi = addr + 4 + len;
 	return 1;
 }
 
@@ -754,11 +775,11 @@ CR_HOT int cr_eh_find_lite(const struct cr_mem *m, const struct cr_ehsrc *src,
 			   const struct cr_ehhdr *h, uint64_t pc, struct cr_fde_lite *fl)
 {
 	struct span sp;
-	uint64_t at, locs[2], len, id, cie_addr, range, want;
+	uint64_t at, locs[2], len, id, cie_addr, want;
 	const uint8_t *p;
+	unsigned insns;
 	uint8_t enc[3];
 	uint32_t u;
-	int32_t lo, r;
 
 	if (h->ret != 0 || !h->count || !src->modkey || search(m, src, h, pc, &at, locs) != 0)
 		return 1;
@@ -774,27 +795,21 @@ CR_HOT int cr_eh_find_lite(const struct cr_mem *m, const struct cr_ehsrc *src,
 	len = u;
 	memcpy(&u, p + 4, 4);
 	id = u;
-	/* Not the extended length, room for the fields, inside the section; an
-	   FDE's CIE lies before it (fde_cie), in the section. */
-	if (len == 0xffffffff || len < 13 || len > sp.hi - at - 4 || id == 0 || id > at + 4 ||
-	    (cie_addr = at + 4 - id) >= at || cie_addr < sp.lo ||
-	    (len + 4 > want && !(p = hot_view(m, at, (size_t)len + 4))) || (p[16] & 0x80) ||
-	    p[16] > len - 13)
+	/* Inside the section (to view it whole); an FDE's CIE lies before it
+	   (fde_cie), in the section; then the form's fields. */
+	if (len > sp.hi - at - 4 || id == 0 || id > at + 4 || (cie_addr = at + 4 - id) >= at ||
+	    cie_addr < sp.lo || (len + 4 > want && !(p = hot_view(m, at, (size_t)len + 4))) ||
+	    !fixed_fde(p, at, len + 4 > want ? len + 4 : want, &sp, &fl->pc_lo, &fl->pc_hi, &insns,
+		       &len))
 		return 1;
 	if (cr_cie_memo_lite(cie_addr, src->modkey, fl, enc) != 0 &&
 	    lite_cie(m, src, &sp, cie_addr, fl, enc) != 0)
 		return 1;
-	if (enc[0] != FAST_ENC || !enc[2] || !lsda_fits(enc[1], p[16]))
+	if (enc[0] != FAST_ENC || !enc[2] || !lsda_fits(enc[1], p[16]) || pc < fl->pc_lo ||
+	    pc >= fl->pc_hi)
 		return 1;
-	memcpy(&lo, p + 8, 4);
-	memcpy(&r, p + 12, 4);
-	fl->pc_lo = at + 8 + (uint64_t)(int64_t)lo;	/* pcrel: from the field's address */
-	range = (uint64_t)(int64_t)r;			/* sdata4, as cr_encptr reads it */
-	if (fl->pc_lo + range < fl->pc_lo || pc < fl->pc_lo || pc >= fl->pc_lo + range)
-		return 1;
-	fl->pc_hi = fl->pc_lo + range;
-	fl->insns = p + 17 + p[16];
-	fl->len = (size_t)(len + 4 - 17 - p[16]);
+	fl->insns = p + insns;
+	fl->len = (size_t)(len + 4 - insns);
 	return 0;
 }
 
