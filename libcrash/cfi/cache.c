@@ -18,6 +18,7 @@ struct cr_crow cr_cache_rows[CR_CACHE_SLOTS] __attribute__((aligned(4096)));
  */
 #define CR_WRITTEN_PAGE __attribute__((section(".data")))
 uint64_t cr_cache_gen CR_WRITTEN_PAGE;
+static int cr_cache_first_done CR_WRITTEN_PAGE;
 int cr_cache_enabled = 1;
 
 static struct cr_cache_slot *slot_of(uint64_t pc)
@@ -178,6 +179,26 @@ CR_HOT void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 CR_HOT void cr_cache_put_shape(uint64_t pc, uint64_t mod, const struct cr_crow *c)
 {
 	put(pc, mod, c, c->shape == CR_SHAPE_NONE);
+}
+
+CR_HOT void cr_cache_fill(struct cr_cache_slot *s, uint64_t pc, uint64_t mod, const struct cr_crow *c)
+{
+	struct shape h = shape_of_row(c, 0);
+
+	s->pc = pc;
+	s->mod = mod;
+	s->shape = h.shape;
+	s->cfa_fp = h.cfa_fp;
+	s->fp_saved = h.fp_saved;
+	s->full = 0;
+	s->cfa_off = h.cfa_off;
+	s->ra_off = h.ra_off;
+	s->fp_off = h.fp_off;
+}
+
+CR_HOT int cr_cache_first(void)
+{
+	return __atomic_exchange_n(&cr_cache_first_done, 1, __ATOMIC_RELAXED) == 0;
 }
 
 CR_HOT int cr_cache_promote(uint64_t pc, uint64_t mod)

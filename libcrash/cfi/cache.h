@@ -121,6 +121,14 @@ void cr_cache_put(uint64_t pc, uint64_t mod, const struct cr_crow *c);
  */
 void cr_cache_put_shape(uint64_t pc, uint64_t mod, const struct cr_crow *c);
 
+/* The shape of c for (pc, mod) into s, a slot of the caller's own, not the
+   cache's (a first capture's: trace.c, struct cold); never a full row. */
+void cr_cache_fill(struct cr_cache_slot *s, uint64_t pc, uint64_t mod, const struct cr_crow *c);
+
+/* 1 for the process's first caller, 0 for every other: the first capture,
+   which keeps its rows to itself (trace.c, struct cold). */
+int cr_cache_first(void);
+
 /* (pc, mod) from the other slot of its pair to its home slot (their
    contents swapped).  0, or -CR_ENOINFO: not there, or another writer. */
 int cr_cache_promote(uint64_t pc, uint64_t mod);

@@ -20,26 +20,38 @@
 #include "../module.h"
 #include "../unwind.h"
 
+/* The row c of (pc, key) into the cache, or into own (struct cold, below). */
+static inline __attribute__((always_inline)) void put_row(uint64_t pc, uint64_t key,
+							   const struct cr_crow *c,
+							   struct cr_cache_slot *own)
+{
+	if (own)
+		cr_cache_fill(own, pc, key, c);
+	else
+		cr_cache_put_shape(pc, key, c);	/* the full row only if not a shape */
+}
+
 /*
  * The row of the FDE around pc in the module of src into the row cache, if
  * it compacts, built compact (no full row, cfa.c): what step.c's decode
- * gives the cache.  h: the module's .eh_frame_hdr, parsed at its first
- * decode in this trace (*h_ok), NULL: parsed for this lookup alone.  0, or
- * the lookup's or interpreter's error.
+ * gives the cache; with own, into that slot of a first capture's own rows
+ * instead.  h: the module's .eh_frame_hdr, parsed at its first decode in
+ * this trace (*h_ok), NULL: parsed for this lookup alone.  0, or the
+ * lookup's or interpreter's error.
  */
 static inline __attribute__((always_inline)) int decode(struct cr_walk *w,
 							  const struct cr_ehsrc *src, uint64_t pc,
 							  uint64_t key, struct cr_ehhdr *h,
-							  uint8_t *h_ok)
+							  uint8_t *h_ok, struct cr_cache_slot *own)
 {
 	struct cr_fde fde;
 	struct cr_fde_lite fl;
-	struct cr_ehhdr own;
+	struct cr_ehhdr hown;
 	struct cr_crow crow;
 	int ret;
 
 	if (!h) {
-		h = &own;
+		h = &hown;
 		cr_eh_hdr(w->mem, src, h);
 	} else if (!*h_ok) {
 		cr_eh_hdr(w->mem, src, h);
@@ -48,7 +60,7 @@ static inline __attribute__((always_inline)) int decode(struct cr_walk *w,
 	/* The common FDE straight to its shape; any other, or any doubt, the
 	   full decoding (cfi.h: cr_eh_find_lite, cr_cfa_shape). */
 	if (cr_eh_find_lite(w->mem, src, h, pc, &fl) == 0 && cr_cfa_shape(&fl, pc, w->arch, &crow) == 0) {
-		cr_cache_put_shape(pc, key, &crow);
+		put_row(pc, key, &crow, own);
 		return 0;
 	}
 	ret = cr_eh_find_in(w->mem, src, h, pc, &fde);
@@ -56,7 +68,7 @@ static inline __attribute__((always_inline)) int decode(struct cr_walk *w,
 		return ret == -CR_EFAULT ? ret : -CR_ENOINFO;
 	ret = cr_cfa_run_compact(w->mem, w->arch, &fde, pc, &crow);
 	if (ret == 0)
-		cr_cache_put_shape(pc, key, &crow);	/* the full row only if not a shape */
+		put_row(pc, key, &crow, own);
 	return ret;
 }
 
@@ -66,7 +78,7 @@ CR_HOT static __attribute__((noinline)) int decode_warm(struct cr_walk *w,
 							 const struct cr_ehsrc *src, uint64_t pc,
 							 uint64_t key)
 {
-	return decode(w, src, pc, key, NULL, NULL);
+	return decode(w, src, pc, key, NULL, NULL, NULL);
 }
 
 /* The module of pc for the trace loop, if it has .eh_frame_hdr; else NULL. */
@@ -116,8 +128,29 @@ struct mod_memo {
 	struct cr_ehhdr h;
 	uint8_t h_ok;
 };
+/*
+ * A process's first capture (the first to take cold_trace: cr_cache_first)
+ * writes no row to the cache.  It keeps its rows in rows[] (own), the last
+ * CR_COLD_ROWS it decoded, which the trace loop reads as it reads the
+ * cache's slots: a first capture is most often the only one (a crash
+ * handler's, an assertion's), and each fresh page of the cache it would
+ * write is a page fault, 4 of them for bench/chain's 32 frames, ~9 us each
+ * on a host whose page faults are slow (docs/performance.md, issue 20).
+ * From the second capture on, the rows go to the cache.  The first capture
+ * goes to the cache too (own = 0) where keeping to itself would decode a row
+ * twice: at a pc it already passed (a recursion whose cycle rows[] does not
+ * hold), or past CR_COLD_OWN_FRAMES frames (which bounds the search for a
+ * repeat: frames[0 .. *at)).
+ */
+#define CR_COLD_ROWS 4
+#define CR_COLD_OWN_FRAMES 128
 struct cold {
 	uint32_t pages;
+	uint8_t own;
+	unsigned next_row;
+	struct cr_cache_slot rows[CR_COLD_ROWS];
+	void *const *frames, *const *at;	/* the trace's frames so far, the current one at *at */
+	uint64_t seen[2];	/* cold_repeat's */
 	struct mod_memo mods[2];
 	unsigned n, next;
 };
@@ -126,6 +159,39 @@ struct cold {
 static inline unsigned cold_page(uint64_t pc)
 {
 	return (unsigned)(cr_cache_slot_of(pc) - cr_cache_slots) / (unsigned)CR_CACHE_PAGE_SLOTS;
+}
+
+/*
+ * 1 if a first capture that keeps its rows should stop: the current frame's
+ * pc is one it passed, or it is CR_COLD_OWN_FRAMES frames deep.  The frames
+ * so far are searched only where the pc's bit in cold->seen (a hash of
+ * each pc it decoded, 128 bits: every frame's pc was decoded or found in
+ * its rows, so decoded before) is set: a pc whose bit is clear is new.
+ */
+static inline int cold_repeat(struct cold *cold)
+{
+	uint64_t pc = (uint64_t)(uintptr_t)*cold->at, h = (pc * 0x9e3779b97f4a7c15ull) >> 57;
+	uint64_t bit = 1ull << (h & 63);
+
+	if (cold->at - cold->frames >= CR_COLD_OWN_FRAMES)
+		return 1;
+	if (!(cold->seen[h >> 6] & bit)) {
+		cold->seen[h >> 6] |= bit;
+		return 0;
+	}
+	for (void *const *p = cold->frames; p < cold->at; p++)
+		if (*p == *cold->at)
+			return 1;
+	return 0;
+}
+
+/* The row of (pc, key) in a first capture's own rows, or NULL. */
+static inline const struct cr_cache_slot *own_row(const struct cold *cold, uint64_t pc, uint64_t key)
+{
+	for (unsigned k = 0; k < CR_COLD_ROWS; k++)
+		if (cold->rows[k].pc == pc && cold->rows[k].mod == key && pc)
+			return &cold->rows[k];
+	return NULL;
 }
 
 /* 1 if the slots of pc may be read: a warm trace, or a page this one wrote. */
@@ -157,6 +223,16 @@ static inline __attribute__((always_inline)) const struct cr_cache_slot *slot_fo
 			     0))
 		return NULL;
 	return s;
+}
+
+/* The row of (pc, key) for the trace loop: a first capture's own, or the
+   home slot's where the trace may read it (cold_readable). */
+static inline __attribute__((always_inline)) const struct cr_cache_slot *
+trace_slot(const struct cold *cold, uint64_t pc, uint64_t key)
+{
+	if (cold && cold->own)
+		return own_row(cold, pc, key);
+	return cold_readable(cold, pc) ? slot_for(pc, key) : NULL;
 }
 
 /*
@@ -218,6 +294,22 @@ static inline __attribute__((always_inline)) uint64_t miss_in(struct cr_walk *w,
 			return 0;
 		key = cr_module_key(mod);
 	}
+	if (cold && cold->own) {
+		if (key != old && own_row(cold, lookup, key))
+			return key;
+		if (!cold_repeat(cold)) {
+			struct cr_cache_slot *o = &cold->rows[cold->next_row++ % CR_COLD_ROWS];
+
+			o->pc = 0;	/* (if the decode fails) */
+			if (!e)
+				cr_cfi_src(mod, w->cache, &src);
+			return decode(w, e ? &e->src : &src, lookup, key, e ? &e->h : NULL,
+				      e ? &e->h_ok : NULL, o) < 0
+				       ? 0
+				       : key;
+		}
+		cold->own = 0;	/* the cache from here on */
+	}
 	readable = cold_readable(cold, lookup);
 	if (readable && key != old && slot_for(lookup, key))
 		return key;
@@ -229,7 +321,7 @@ static inline __attribute__((always_inline)) uint64_t miss_in(struct cr_walk *w,
 			cr_cfi_src(mod, w->cache, &src);
 		if (!cold ? decode_warm(w, &src, lookup, key) < 0
 			  : decode(w, e ? &e->src : &src, lookup, key, e ? &e->h : NULL,
-				   e ? &e->h_ok : NULL) < 0)
+				   e ? &e->h_ok : NULL, NULL) < 0)
 			return 0;
 	}
 	if (cold)
@@ -263,8 +355,7 @@ static inline __attribute__((always_inline)) int
 trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (*strip)(uint64_t),
 	   struct cold *cold)
 {
-	const struct cr_cache_slot *s = cold_readable(cold, t->lookup) ? slot_for(t->lookup, t->key)
-								       : NULL;
+	const struct cr_cache_slot *s = trace_slot(cold, t->lookup, t->key);
 	uint64_t cfa, ra, fp = t->fp, x, v;
 	uint32_t word;
 	struct {
@@ -273,7 +364,8 @@ trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (
 
 	if (__builtin_expect(!s, 0) &&
 	    (!(t->key = (cold ? cold_miss(w, t->lookup, t->key, cold)
-					 : miss(w, t->lookup, t->key))) || !(s = slot_for(t->lookup, t->key))))
+					 : miss(w, t->lookup, t->key))) ||
+	     !(s = cold ? trace_slot(cold, t->lookup, t->key) : slot_for(t->lookup, t->key))))
 		return -CR_ENOINFO;
 	word = __atomic_load_n((const uint32_t *)(const void *)&s->shape, __ATOMIC_RELAXED);
 	__builtin_memcpy(&fl, &word, sizeof(fl));
@@ -332,6 +424,8 @@ trace_loop(struct cr_walk *w, struct cr_mem_fast *f, struct trace t, unsigned ma
 	out += max;
 	for (long i = -(long)max;;) {
 		out[i] = (void *)(uintptr_t)t.pc;
+		if (cold)
+			cold->at = &out[i];
 		if (++i == 0)
 			break;
 		if ((ret = trace_step(w, f, &t, strip, cold)) != 0)
@@ -350,6 +444,13 @@ CR_HOT static __attribute__((noinline)) int cold_trace(struct cr_walk *w, struct
 	cold.pages = 0;
 	cold.n = 0;
 	cold.next = 0;
+	cold.own = (uint8_t)cr_cache_first();
+	cold.next_row = 0;
+	for (unsigned k = 0; k < CR_COLD_ROWS; k++)
+		cold.rows[k].pc = 0;
+	cold.frames = out;
+	cold.at = out;
+	cold.seen[0] = cold.seen[1] = 0;
 
 	/* Modules marked, not learned: what it would cost this capture is more
 	   than its own proofs of their tables (modmem.h); no pages proven
