@@ -452,10 +452,12 @@ CR_HOT static __attribute__((noinline)) int cold_trace(struct cr_walk *w, struct
 	cold.at = out;
 	cold.seen[0] = cold.seen[1] = 0;
 
-	/* Modules marked, not learned: what it would cost this capture is more
-	   than its own proofs of their tables (modmem.h); no pages proven
-	   ahead (mem.c). */
-	f->cold = 1;
+	/* A process's first capture: modules marked, not learned, since what
+	   it would cost this capture is more than its own proofs of their
+	   tables (modmem.h); no pages proven ahead (mem.c).  A cold trace
+	   after it (the second, which fills the cache) learns them, as a warm
+	   one does. */
+	f->cold = cold.own;
 	return trace_loop(w, f, t, max, out, w->arch->strip_ra, &cold);
 }
 
