@@ -222,6 +222,12 @@ CR_HOT static void put(const struct rec *r)
 		__atomic_store_n(&slots_used, 1, __ATOMIC_RELEASE);
 }
 
+/* 1 if key_of reads the table's head in place: 12 bytes, 4-aligned, inside the span. */
+static inline int head_read(const struct key *k)
+{
+	return k->eh >= k->start && k->eh < k->end && k->eh + 12 <= k->end && !(k->eh & 3);
+}
+
 CR_HOT static int key_of(uint64_t addr, struct key *k)
 {
 	struct dl_find_object fo;
@@ -249,7 +255,7 @@ CR_HOT static int key_of(uint64_t addr, struct key *k)
 	 * bytes at least.
 	 */
 	k->hdr[0] = k->hdr[1] = 0;
-	if (k->eh >= k->start && k->eh < k->end && k->eh + 12 <= k->end && !(k->eh & 3)) {
+	if (head_read(k)) {
 		uint32_t w[3];
 
 		__builtin_memcpy(w, (const void *)(uintptr_t)k->eh, 12);
@@ -313,7 +319,14 @@ CR_HOT int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *h
 	if (len == 0 || addr + len < addr || __atomic_load_n(&learn_off, __ATOMIC_RELAXED) ||
 	    key_of(addr, &k) < 0)
 		return 0;
-	/* From here on addr is in a module _dl_find_object knows: -1 if not claimed. */
+	/* From here on addr is in a module _dl_find_object knows: -1 if not
+	   claimed, with [*lo, *hi) the pages of its table's head if key_of
+	   read it in place (its read proved them, as a proof would have). */
+	*lo = *hi = 0;
+	if (head_read(&k)) {
+		*lo = k.eh & ~(PG - 1);
+		*hi = (k.eh + 12 + PG - 1) & ~(PG - 1);
+	}
 	/*
 	 * Learned at a module's second question, not its first, and never
 	 * without hdr (a process's first capture: mem.c): a process that
@@ -341,6 +354,7 @@ CR_HOT int cr_modmem_find(uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *h
 			*hi = r.r[i].hi;
 			return 1;
 		}
+	*lo = *hi = 0;	/* (learned: its table's head is in its ranges if anywhere) */
 	return -1;
 }
 

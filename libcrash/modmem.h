@@ -40,7 +40,11 @@ unsigned cr_modmem_ranges(const Elf64_Phdr *ph, unsigned phnum, uint64_t bias, u
  * is in such a module but not claimed (not learned yet, its headers unread or
  * senseless, a page no PF_R segment holds): its pages are proven, and mem.c
  * proves no more of them than a read needs (file pages: docs/performance.md,
- * issue 20); else 0 (no _dl_find_object, a module it does not know).
+ * issue 20); else 0 (no _dl_find_object, a module it does not know).  With
+ * -1, [*lo, *hi) (empty: *lo == *hi) are the pages of the first 12 bytes of
+ * the module's .eh_frame_hdr, which the question read in place (the table
+ * _dl_find_object gives is there for unwinders to read: docs/design.md,
+ * "Remembered proofs"): readable at that moment, as a proof would say.
  * A module is learned at a question after its first: its ELF and program
  * headers read through hdr (a reader that checks every read, and asks no
  * module: cr_mem_fast's proofs, one system call); hdr NULL: not learned now

@@ -246,6 +246,12 @@ static void live(const char *argv0)
 
 		tap_ok(first == (whole ? -1 : 0),
 		       "a module's first question: -1 (in a module, not claimed yet)");
+		/* With -1, the pages of its .eh_frame_hdr's first 12 bytes,
+		   which the question read in place (modmem.h). */
+		tap_ok(!whole || (lo == ((uintptr_t)fo.dlfo_eh_frame & ~4095ull) &&
+				  hi == (((uintptr_t)fo.dlfo_eh_frame + 12 + 4095) & ~4095ull) &&
+				  hi > lo),
+		       "... and the pages of its .eh_frame_hdr's head, read in place");
 		tap_ok(cr_modmem_find((uintptr_t)&lo, 8, &lo, &hi, &cr_mem_self) == 0,
 		       "the stack is in no module: 0");
 		got = cr_modmem_find((uintptr_t)pure, 1, &lo, &hi, &cr_mem_self) == 1 &&
