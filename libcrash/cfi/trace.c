@@ -252,8 +252,8 @@ trace_slot(const struct cold *cold, uint64_t pc, uint64_t key)
  * module, w->module_quick gives what the loop needs of it where it can (the
  * live walk: _dl_find_object alone, no program header read, no copy of a
  * whole module), so neither a warm nor a first capture parses a module at
- * each crossing.  So a first
- * capture fills the cache as it goes and stays in the loop, rather than
+ * each crossing.  So a first capture decodes as it goes (into its own
+ * rows, or the cache: struct cold) and stays in the loop, rather than
  * walking everything again.
  */
 static inline __attribute__((always_inline)) uint64_t miss_in(struct cr_walk *w, uint64_t lookup,
