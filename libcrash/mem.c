@@ -416,10 +416,14 @@ CR_HOT static int module_run(struct cr_mem_fast *f, uint64_t addr, uint64_t end)
 	int r = cr_modmem_find(addr, end - addr, &lo, &hi, f->cold ? NULL : &hdr);
 
 	/* r < 0: [lo, hi) the pages of the module's .eh_frame_hdr head, read
-	   in place by the question: a run, and no proof for a first capture's
-	   view of the table there (modmem.h). */
-	if (r != 0 && hi > lo)
+	   in place by the question (modmem.h): a run too, and 1 if it holds
+	   [addr, end), which then needs no proof (a first capture's view of
+	   the table there). */
+	if (r != 0 && hi > lo) {
 		add_run(f, lo, hi);
+		if (r < 0 && addr >= lo && end <= hi)
+			r = 1;
+	}
 	return r;
 }
 
@@ -432,16 +436,6 @@ CR_HOT static int module_run(struct cr_mem_fast *f, uint64_t addr, uint64_t end)
 static inline unsigned ahead_of(const struct cr_mem_fast *f, int r)
 {
 	return r < 0 || f->cold ? CR_PROVE_MOD_AHEAD : CR_PROVE_AHEAD;
-}
-
-
-/* [addr, end) inside one of f's proven runs (the caller checks end > addr). */
-CR_HOT static int in_runs(const struct cr_mem_fast *f, uint64_t addr, uint64_t end)
-{
-	for (unsigned k = 0; k < CR_FAST_RUNS; k++)
-		if (f->span[k] && addr >= f->lo[k] && end <= run_end(f, k))
-			return 1;
-	return 0;
 }
 
 /* A read outside run 0: another run, a module's memory (mods), or a proof. */
@@ -463,8 +457,7 @@ CR_HOT static int read_runs(struct cr_mem_fast *f, uint64_t addr, void *dst, siz
 			break;
 	if (k < CR_FAST_RUNS) {
 		to_front(f, k);
-	} else if ((!mods || (r = module_run(f, addr, addr + len)) <= 0) &&
-		   !(r < 0 && in_runs(f, addr, addr + len))) {
+	} else if (!mods || (r = module_run(f, addr, addr + len)) <= 0) {
 		/* !mods: a module's headers (headers_read), its memory as well */
 		n = prove(f, first, (unsigned)(last - first + 1), ahead_of(f, mods ? r : -1),
 			  !mods || r < 0);
@@ -505,6 +498,15 @@ CR_HOT static int fast_read(const struct cr_mem *m, uint64_t addr, void *dst, si
 	return fast_read_slow(f, addr, dst, len);
 }
 
+/* [addr, end) inside one of f's proven runs (the caller checks end > addr). */
+CR_HOT static int in_runs(const struct cr_mem_fast *f, uint64_t addr, uint64_t end)
+{
+	for (unsigned k = 0; k < CR_FAST_RUNS; k++)
+		if (f->span[k] && addr >= f->lo[k] && end <= run_end(f, k))
+			return 1;
+	return 0;
+}
+
 /* The end of the proven run that holds addr (its chunks end there), 0: none. */
 CR_HOT static uint64_t covered_to(const struct cr_mem_fast *f, uint64_t addr)
 {
@@ -529,7 +531,7 @@ CR_HOT static __attribute__((noinline)) const void *view_prove(struct cr_mem_fas
 		a = c == first ? addr : c << 12;
 		r = 0;
 		if ((e = covered_to(f, a)) != 0 ||
-		    ((r = module_run(f, a, (c + 1) << 12)) != 0 && (e = covered_to(f, a)) != 0)) {
+		    ((r = module_run(f, a, (c + 1) << 12)) > 0 && (e = covered_to(f, a)) != 0)) {
 			c = e >> 12;	/* runs are whole chunks: e is past c */
 			continue;
 		}
@@ -562,7 +564,7 @@ const void *cr_mem_view_free(const struct cr_mem *m, uint64_t addr, size_t len)
 	if (m->view != fast_view)
 		return NULL;
 	if (in_runs(f, addr, addr + len) ||
-	    (module_run(f, addr, addr + len) != 0 && in_runs(f, addr, addr + len)))
+	    (module_run(f, addr, addr + len) > 0 && in_runs(f, addr, addr + len)))
 		return (const void *)(uintptr_t)addr;
 	return NULL;
 }

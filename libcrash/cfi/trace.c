@@ -365,7 +365,7 @@ trace_step(struct cr_walk *w, struct cr_mem_fast *f, struct trace *t, uint64_t (
 	if (__builtin_expect(!s, 0) &&
 	    (!(t->key = (cold ? cold_miss(w, t->lookup, t->key, cold)
 					 : miss(w, t->lookup, t->key))) ||
-	     !(s = cold ? trace_slot(cold, t->lookup, t->key) : slot_for(t->lookup, t->key))))
+	     !(s = trace_slot(cold, t->lookup, t->key))))
 		return -CR_ENOINFO;
 	word = __atomic_load_n((const uint32_t *)(const void *)&s->shape, __ATOMIC_RELAXED);
 	__builtin_memcpy(&fl, &word, sizeof(fl));
