@@ -12,6 +12,7 @@
 # each of which names the issue that tracks it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+T0=$(date +%s)
 SRC=$PWD
 OUT=${BUILD_ROOT:-$SRC/build-ci}
 JOBS=${JOBS:-2}
@@ -21,7 +22,8 @@ mkdir -p "$OUT"
 PASS=0
 FAIL=0
 SKIP=0
-note() { printf '\n=== %s\n' "$*"; }
+# Each step's heading says when it began: minutes and seconds since the start.
+note() { local t=$(($(date +%s) - T0)); printf '\n=== [+%d:%02d] %s\n' $((t / 60)) $((t % 60)) "$*"; }
 
 # Count the results of one build's .trs files.
 count_trs() { # DIR MAKE-STATUS
@@ -139,6 +141,6 @@ note "make distcheck"
 one "make distcheck" sh -c "cd '$OUT/gcc' && make -j$JOBS distcheck >'$OUT/distcheck.log' 2>&1" ||
 	tail -30 "$OUT/distcheck.log"
 
-echo
+note "end"
 echo "$PASS passed, $FAIL failed, $SKIP skipped"
 [ "$FAIL" = 0 ]
