@@ -4,10 +4,12 @@
 # riscv64, loongarch64: the default is all three) or riscv64-gcc (riscv64 built by gcc-12
 # instead of clang-19), optionally with @7.2: under bookworm's qemu 7.2 instead of qemu 10 (no
 # vDSO; needs QEMU72=1 tests/cross/setup.sh; not loongarch64, whose trixie glibc qemu 7.2 cannot
-# run), where only the tests that depend on the emulator run (TESTS_EMULATOR below).  Each
-# gets its own build dir, $CROSS_BUILD_ROOT/CONFIG (default <repo>/build-cross/CONFIG), reused
-# when present (CROSS_FRESH=1: from scratch).  The toolchains come from tests/cross/setup.sh (run
-# here when its prefix, $CROSS_PREFIX or <repo>/.cross, has none yet).  Results are the automake TAP driver's .trs files, as for a native build; the last
+# run), where only the tests that depend on the emulator run (TESTS_EMULATOR below), on a
+# copy of the qemu 10 config's build when one is there.  Each gets its own build dir,
+# $CROSS_BUILD_ROOT/CONFIG (default <repo>/build-cross/CONFIG), reused when present
+# (CROSS_FRESH=1: from scratch).  The toolchains come from tests/cross/setup.sh (run here when
+# its prefix, $CROSS_PREFIX or <repo>/.cross, has none yet).  Results are the automake TAP
+# driver's .trs files, as for a native build; the last
 # line counts them: "N passed, M failed".
 #
 # How the tests reach the guest:
@@ -80,7 +82,7 @@ tests/coexist/run-coexist.sh tests/xcheck/run-sigprof.sh tests/xcheck/btcheck \
 tests/xcheck/nofde tests/threads/run-threads.sh tests/abort/run-abort.sh"}
 
 one() { # CONFIG
-	local cfg=$1 arch cc cxx run rund d st qv=""
+	local cfg=$1 arch cc cxx run rund d base st qv=""
 	case $cfg in
 	*@7.2) qv=_7_2 ;;
 	esac
@@ -105,6 +107,15 @@ one() { # CONFIG
 	d=$OUT/$cfg
 	[ "${CROSS_FRESH:-0}" != 1 ] || rm -rf "$d"
 	mkdir -p "$d"
+	base=$OUT/${cfg%@7.2}
+	if [ -n "$qv" ] && [ ! -e "$d/Makefile" ] && [ -e "$base/build.log" ]; then
+		# The same compiler, flags and sources as the qemu 10 config's build, so the
+		# same binaries: run them rather than configure and build them again.  A copy
+		# (times kept, so make finds nothing to do) with none of that build's results.
+		log "$cfg: the ${cfg%@7.2} build, copied"
+		cp -a "$base/." "$d/" && rm -f "$d/check.log" &&
+			find "$d" \( -name '*.trs' -o -name '*.log' \) ! -name config.log ! -name build.log -delete
+	fi
 	if [ ! -e "$d/Makefile" ]; then
 		log "$cfg: configure --host=$arch-linux-gnu CC=$cc CXX=$cxx"
 		if ! (cd "$d" && "$SRC/configure" --enable-werror --build="$BUILD" --host="$arch-linux-gnu" \
@@ -131,7 +142,8 @@ one() { # CONFIG
 		# sigaltstack, signals to threads, raise and re-raise.  The decoders, the
 		# symbolizer and the output sinks are the qemu 10 run's.
 		(cd "$d" && CRASH_TEST_RUNNER="$run" CRASH_TEST_WAITSIG="$WAITSIG" \
-			make -j"$JOBS" check LOG_COMPILER="$run" TESTS="$TESTS_EMULATOR" >check.log 2>&1)
+			make -j"$JOBS" check LOG_COMPILER="$run" TESTS="$TESTS_EMULATOR" \
+			abs_top_builddir="$d" abs_builddir="$d" >check.log 2>&1)
 	else
 		(cd "$d" && CRASH_TEST_RUNNER="$run" CRASH_TEST_RUNNER_DBG="$rund" \
 			CRASH_TEST_WAITSIG="$WAITSIG" make -j"$JOBS" check LOG_COMPILER="$run" >check.log 2>&1)
