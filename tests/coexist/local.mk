@@ -21,8 +21,8 @@ tests/coexist/libcoexist-early.so: $(srcdir)/tests/coexist/early.c $(srcdir)/tes
 	$(AM_V_CC)$(MKDIR_P) tests/coexist && $(CC) $(CFLAGS) $(CR_WARN) -std=gnu11 -fPIC -shared \
 		-Wl,-soname,libcoexist-early.so -o $@ $<
 CLEANFILES += tests/coexist/libcoexist-early.so
-TESTS += tests/coexist/run-coexist.sh
-EXTRA_DIST += tests/coexist/run-coexist.sh tests/coexist/early.c
+TESTS += tests/coexist/run-coexist.sh tests/coexist/run-syscalls.sh
+EXTRA_DIST += tests/coexist/run-coexist.sh tests/coexist/run-syscalls.sh tests/coexist/early.c
 # tests/coexist/strict: strict ISO C, whose signal() is glibc's __sysv_signal.
 check_PROGRAMS += tests/coexist/strict
 tests_coexist_strict_SOURCES = tests/coexist/strict.c
