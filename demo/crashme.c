@@ -290,9 +290,20 @@ NOINLINE static void crash_assert(void)
 	abort();
 }
 
+/*
+ * The second thread crashes once pthread_create has returned in the first:
+ * glibc blocks every signal in the creating thread while it creates one, and
+ * a crash in those microseconds finds the main thread with libcrash's
+ * capture signal blocked ("not captured: signal blocked" in the report).
+ * Waited for at most a second.
+ */
+static int thread_created;
+
 static void *thread_main(void *arg)
 {
 	(void)arg;
+	for (int i = 0; i < 1000 && !__atomic_load_n(&thread_created, __ATOMIC_ACQUIRE); i++)
+		usleep(1000);
 	crash_null();
 	return NULL;
 }
@@ -302,6 +313,7 @@ NOINLINE static void crash_thread(void)
 	pthread_t t;
 
 	pthread_create(&t, NULL, thread_main, NULL);
+	__atomic_store_n(&thread_created, 1, __ATOMIC_RELEASE);
 	pthread_join(t, NULL);
 	KEEP();
 }
