@@ -36,18 +36,16 @@ calls_after() { # TRACE SIGNAL
 		on && match($0, /^[0-9]+ +[a-z_0-9]+\(/) { s = substr($0, RSTART, RLENGTH - 1); sub(/^[0-9]+ +/, "", s); print s }' "$1" | sort -u
 }
 
+why=""
 if [ -n "$RUN" ]; then
-	skip "the report's system calls, traced" "under an emulator ($RUN): strace would trace it"
-	done_testing
-	exit
+	why="under an emulator ($RUN): strace would trace it"
+elif ! command -v strace >/dev/null 2>&1; then
+	why="no strace"
+elif ! strace -f -qq -o /dev/null true >/dev/null 2>&1; then
+	why="strace cannot trace here (ptrace refused)"
 fi
-if ! command -v strace >/dev/null 2>&1; then
-	skip "the report's system calls, traced" "no strace"
-	done_testing
-	exit
-fi
-if ! strace -f -qq -o /dev/null true >/dev/null 2>&1; then
-	skip "the report's system calls, traced" "strace cannot trace here (ptrace refused)"
+if [ -n "$why" ]; then
+	skip "the report's system calls, traced" "$why"
 	done_testing
 	exit
 fi

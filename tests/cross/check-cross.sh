@@ -113,7 +113,7 @@ one() { # CONFIG
 		# same binaries: run them rather than configure and build them again.  A copy
 		# (times kept, so make finds nothing to do) with none of that build's results.
 		log "$cfg: the ${cfg%@7.2} build, copied"
-		cp -a "$base/." "$d/" && rm -f "$d/check.log" &&
+		cp -a "$base/." "$d/" &&
 			find "$d" \( -name '*.trs' -o -name '*.log' \) ! -name config.log ! -name build.log -delete
 	fi
 	if [ ! -e "$d/Makefile" ]; then
