@@ -5,7 +5,8 @@
 # Programs (tests/symbols/symprog.c, symprog.cc, symhdr.h, symlib.c) are built here, in
 # <builddir>/tests/symbols/, as a matrix: C and C++ x -O0 and -O2 x -gdwarf-4 and -gdwarf-5 x
 # PIE and -no-pie, by the build's $CC/$CXX and, natively, by the other compiler (gcc or clang)
-# when it is on PATH; each program crashes through a shared library (symlib.c), and in C++
+# when it is on PATH (not with SYM_OTHER=0: tests/run-all.sh, whose gcc and clang builds each
+# build their own); each program crashes through a shared library (symlib.c), and in C++
 # through std::function, a lambda, an operator of a class template in a namespace, recursive
 # templates and (gcc -O2) a `.cold` clone.  Then, from the C++ and C programs built by $CC -O2
 # -gdwarf-5 PIE: stripped copies with their debug files under a build-id root, found by
@@ -104,6 +105,10 @@ CCOF[$MAIN]=$CC CXXOF[$MAIN]=$CXX
 if [ "$MAIN" = gcc ]; then OTHER=clang OCXX=clang++; else OTHER=gcc OCXX=g++; fi
 if [ -n "$RUN" ] || [ "$HOST" != "$BUILD" ]; then
 	skip "the matrix by $OTHER" "cross build: only the configured $CC targets $HOST here"
+elif [ "${SYM_OTHER:-1}" = 0 ]; then
+	# tests/run-all.sh: the gcc and the clang build each build their own compiler's matrix,
+	# not both the same 32 programs.
+	skip "the matrix by $OTHER" "SYM_OTHER=0: $OTHER's build of the suite builds it"
 elif command -v "$OTHER" >/dev/null && command -v "$OCXX" >/dev/null; then
 	COMPILERS+=("$OTHER")
 	CCOF[$OTHER]=$OTHER CXXOF[$OTHER]=$OCXX
