@@ -23,6 +23,17 @@ SOURCES="$LIB/cursor.c $LIB/mem.c $LIB/modmem.c $LIB/row.c $LIB/maps.c $LIB/cfi/
 # _dl_find_object: no module is ever remembered) builds it as configure would
 # on an old glibc.
 printf '/* tests/fuzz/run.sh: no configure results */\n' >"$OUT/config.h"
+CFLAGS_FUZZ="-g -O1 -std=gnu11 -D_GNU_SOURCE $SYSCALL_H -I$SRC/include -I$LIB -I$OUT"
+SAN="address,undefined -fno-sanitize-recover=all"
+# The library's sources do not depend on the target (only the harness's FUZZ_<target>
+# does): compiled once, instrumented for libFuzzer (fuzzer-no-link), each target then
+# links them with its harness.  One object per source, named by its path (arch/*/scan.c).
+compile_one() { # SOURCE
+	local o=$OUT/obj/$(echo "${1#"$LIB"/}" | tr / _ | sed 's/\.c$/.o/')
+	# shellcheck disable=SC2086
+	$CC $CFLAGS_FUZZ -fsanitize=fuzzer-no-link,$SAN -c "$1" -o "$o" 2>"$o.log" ||
+		{ cat "$o.log"; return 1; }
+}
 # fuzz_one N TARGET: build and run one target; its TAP line (and diagnostics) go to
 # $OUT/tap-N, its status is the exit code.
 fuzz_one() {
@@ -31,9 +42,10 @@ fuzz_one() {
 	exec >"$OUT/tap-$n"
 	# The symbolizer's decompression and DWARF targets are in a file of their own.
 	case $t in INFLATE | DWARF* | DEBUGELF | ZSTD) harness=fuzz-dwarf.c ;; *) harness=fuzz.c ;; esac
-	if ! $CC -g -O1 -std=gnu11 -D_GNU_SOURCE -DFUZZ_$t "$SYSCALL_H" -I"$SRC/include" -I"$LIB" -I"$OUT" \
-		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		"$SRC/tests/fuzz/$harness" $SOURCES -o "$bin" 2>"$OUT/build-$t.log"; then
+	# shellcheck disable=SC2086
+	if [ ! -e "$OUT/obj/ok" ] || ! $CC $CFLAGS_FUZZ -DFUZZ_$t -fsanitize=fuzzer,$SAN \
+		"$SRC/tests/fuzz/$harness" "$OUT"/obj/*.o -o "$bin" 2>"$OUT/build-$t.log"; then
+		[ -e "$OUT/obj/ok" ] || cat "$OUT/obj/build.log" >>"$OUT/build-$t.log" 2>/dev/null
 		echo "not ok $n - fuzz $t: does not build"
 		sed 's/^/#   /' "$OUT/build-$t.log" | head -20
 		return 1
@@ -102,6 +114,15 @@ open(sys.argv[2] + "/seedfixed", "wb").write(b"\x28" + c.compress(d) + c.flush()
 JOBS=${FUZZ_JOBS:-1}
 n=0
 fail=0
+rm -rf "$OUT/obj"
+mkdir -p "$OUT/obj"
+export -f compile_one
+export CC CFLAGS_FUZZ SAN OUT LIB
+# shellcheck disable=SC2086
+if printf '%s\n' $SOURCES | xargs -P "$JOBS" -I{} bash -c 'compile_one "$1"' _ {} \
+	>"$OUT/obj/build.log" 2>&1; then
+	touch "$OUT/obj/ok"
+fi
 for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO DEBUGELF ZSTD}; do
 	n=$((n + 1))
 	while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do wait -n; done
