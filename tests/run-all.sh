@@ -59,16 +59,18 @@ build() { # DIR CONFIGURE-ARGS...
 	(cd "$dir" && "$SRC/configure" -q --enable-werror "$@" && make -j"$JOBS" >/dev/null)
 }
 
-note "gcc build + make distcheck: the whole make check, built from the distribution tarball"
+note "gcc: make distcheck: the whole make check, built from the distribution tarball; valgrind"
 # distcheck's make check is the gcc make check (CC=gcc, --enable-werror): built from
 # the tarball, out of its tree, the sources read-only, then install, uninstall and
 # distclean checked.  Its results are kept (CR_CHECK_RESULTS, Makefile.am) and counted
 # here; when its make check fails, distcheck stops and leaves its tree, counted instead.
-# The build in $OUT/gcc (and its check programs, built, not run) is for valgrind and cross.
-gcc_build() { build "$OUT/gcc" CC=gcc && (cd "$OUT/gcc" && make -j"$JOBS" check TESTS= >/dev/null); }
-one "gcc build" gcc_build
-(cd "$OUT/gcc" && make -j"$JOBS" distcheck DISTCHECK_CONFIGURE_FLAGS=CC=gcc \
-	CR_CHECK_RESULTS="$OUT/gcc-check" >"$OUT/distcheck.log" 2>&1)
+# The unit test programs it built then run under valgrind (CR_VALGRIND, Makefile.am; the
+# results counted in the valgrind step below).  $OUT/gcc is only configured, for the tarball.
+# SYM_OTHER=0 (here and in the clang build): tests/symbols builds its matrix of programs by
+# the build's own compiler only; each compiler's matrix is built and checked once, not twice.
+one "gcc configure" eval 'mkdir -p "$OUT/gcc" && (cd "$OUT/gcc" && "$SRC/configure" -q --enable-werror CC=gcc)'
+(cd "$OUT/gcc" && SYM_OTHER=0 make -j"$JOBS" distcheck DISTCHECK_CONFIGURE_FLAGS=CC=gcc \
+	CR_CHECK_RESULTS="$OUT/gcc-check" CR_VALGRIND=1 CR_JOBS="$JOBS" >"$OUT/distcheck.log" 2>&1)
 st=$?
 one "make distcheck" test "$st" = 0 || tail -30 "$OUT/distcheck.log"
 if [ -d "$OUT/gcc-check" ]; then
@@ -82,34 +84,31 @@ fi
 
 note "clang build + make check"
 one "clang build" build "$OUT/clang" CC=clang
-(cd "$OUT/clang" && make -j"$JOBS" check >"$OUT/clang-check.log" 2>&1)
+(cd "$OUT/clang" && SYM_OTHER=0 make -j"$JOBS" check >"$OUT/clang-check.log" 2>&1)
 count_trs "$OUT/clang" $?
 
 note "ASan+UBSan build: unit tests"
 SAN="-g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 one "asan build" build "$OUT/asan" CC=gcc CFLAGS="$SAN" LDFLAGS="-fsanitize=address,undefined"
-UNITS=$(cd "$OUT/gcc" && ls tests/unit/t-* 2>/dev/null | grep -v '\.[a-z]*$' | tr '\n' ' ')
+UNITS=$(cd "$OUT/gcc" && make -s list-unit-tests)
 (cd "$OUT/asan" && ASAN_OPTIONS=detect_leaks=1 make -j"$JOBS" check TESTS="$UNITS" >"$OUT/asan-check.log" 2>&1)
 count_trs "$OUT/asan" $?
 
 note "valgrind: unit tests"
-# (The test's TAP output is not wanted here; "ok:"/"FAILED:" lines are.)
-# $JOBS at a time; each result in $OUT/vg/N, counted in order afterwards.
-vg() { valgrind -q --error-exitcode=99 --leak-check=full "$1" >/dev/null 2>"$2.err"; echo $? >"$2"; }
-mkdir -p "$OUT/vg"
-i=0
-for t in $UNITS; do
-	i=$((i + 1))
-	while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do wait -n; done
-	vg "$OUT/gcc/$t" "$OUT/vg/$i" &
-done
-wait
-i=0
-for t in $UNITS; do
-	i=$((i + 1))
-	cat "$OUT/vg/$i.err" 2>/dev/null
-	one "valgrind $t" test "$(cat "$OUT/vg/$i" 2>/dev/null)" = 0
-done
+# Run inside make distcheck, on the unit test programs of its gcc build (above): each one's
+# exit status and valgrind's complaints in $OUT/gcc-check/valgrind (tests/valgrind-units.sh).
+VG=$OUT/gcc-check/valgrind
+if [ -s "$VG/list" ]; then
+	i=0
+	while read -r t; do
+		i=$((i + 1))
+		cat "$VG/$i.err" 2>/dev/null
+		one "valgrind $t" test "$(cat "$VG/$i" 2>/dev/null)" = 0
+	done <"$VG/list"
+else
+	FAIL=$((FAIL + 1))
+	echo "FAILED: valgrind did not run (make distcheck stopped before its installcheck)"
+fi
 
 note "fuzzing: every parser and decoder (libFuzzer + ASan + UBSan)"
 count_tap() { # FILE: add a TAP stream's results
@@ -128,8 +127,8 @@ note "cross: aarch64, riscv64 (clang and gcc), loongarch64 under qemu 10; aarch6
 # make check-cross: the same make check for each, every target program under qemu-user.
 CROSS_CONFIGS=${CROSS_CONFIGS:-"aarch64 riscv64 loongarch64 riscv64-gcc aarch64@7.2 riscv64@7.2"}
 if one "cross toolchains (tests/cross/setup.sh)" env QEMU72=1 bash tests/cross/setup.sh; then
-	(cd "$OUT/gcc" && CROSS_BUILD_ROOT="$OUT/cross" CROSS_FRESH=1 JOBS=$JOBS \
-		make check-cross CROSS_CONFIGS="$CROSS_CONFIGS" >"$OUT/cross.log" 2>&1)
+	CROSS_BUILD_ROOT="$OUT/cross" CROSS_FRESH=1 JOBS=$JOBS \
+		bash tests/cross/check-cross.sh $CROSS_CONFIGS >"$OUT/cross.log" 2>&1
 	grep '^\[check-cross' "$OUT/cross.log"
 	# One failure per config that ran no test (its configure or build failed, or setup:
 	# check-cross.sh says which), and one per make check that failed with no failing test.

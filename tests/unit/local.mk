@@ -106,3 +106,11 @@ tests/unit/libmodmem-big.so: $(srcdir)/tests/recall/mod.c
 		-DMODMEM_BIG -Wl,-z,max-page-size=0x10000 -Wl,-z,separate-code -o $@ $<
 CLEANFILES += tests/unit/libmodmem-holes.so tests/unit/libmodmem-big.so
 EXTRA_DIST += tests/recall/mod.c tests/recall/scanmod.c tests/recall/coldmod.c
+
+# tests/run-all.sh's valgrind step: the unit test programs alone, built (not run), and
+# their names.
+CR_UNIT_LIST = $(filter tests/unit/t-%,$(check_PROGRAMS))
+unit-programs: $(CR_UNIT_LIST)
+list-unit-tests:
+	@echo $(CR_UNIT_LIST)
+.PHONY: unit-programs list-unit-tests
