@@ -145,6 +145,7 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 	struct sample *s;
 	struct cr_regs regs;
 	struct cr_walk w;
+	struct cr_mem_fast ms;
 	unsigned i;
 
 	(void)sig;
@@ -153,9 +154,14 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 		return;
 	s = &smp[samples];
 	cr_regs_from_ucontext(uc, &regs);
+	/* As the crash handler does (report.c): pages proven once, then read directly. */
+	cr_mem_fast_init(&ms);
+	cr_mem_fast_sp(&ms, regs.r[cr_host->sp]);
 	cr_walk_live(&w, &maps, regs.r[cr_host->sp], 1);
+	w.mem = &ms.m;
 	cr_unwind(&w, &regs, &sig_cfi, &tr);
 	cr_walk_live(&w, &maps, regs.r[cr_host->sp], 1);
+	w.mem = &ms.m;
 	cr_unwind(&w, &regs, cr_policy(CRASH_ENGINE_SCAN), &ts);
 	s->pc0 = regs.pc;
 	s->n_ref = (uint8_t)tr.n;

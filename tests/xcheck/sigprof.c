@@ -134,6 +134,7 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 	struct cr_trace t = { .f = f, .max = MAXF };
 	struct cr_regs regs;
 	struct cr_walk w;
+	struct cr_mem_fast ms;
 	unw_cursor_t c;
 	unsigned n_lu = 0, i;
 	int ret = 0, lu_end = 0, exact = 1;	/* frame 0's pc is exact */
@@ -143,7 +144,11 @@ static void on_prof(int sig, siginfo_t *si, void *uc)
 	if (samples >= target)
 		return;
 	cr_regs_from_ucontext(uc, &regs);
-	cr_walk_live(&w, &maps, regs.r[cr_host->sp], 1);	/* as the crash handler does */
+	/* As the crash handler does (report.c): pages proven once, then read directly. */
+	cr_walk_live(&w, &maps, regs.r[cr_host->sp], 1);
+	cr_mem_fast_init(&ms);
+	cr_mem_fast_sp(&ms, regs.r[cr_host->sp]);
+	w.mem = &ms.m;
 	cr_unwind(&w, &regs, &sig_cfi, &t);
 
 	if (unw_init_local2(&c, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME) == 0) {
