@@ -107,10 +107,9 @@ tests/unit/libmodmem-big.so: $(srcdir)/tests/recall/mod.c
 CLEANFILES += tests/unit/libmodmem-holes.so tests/unit/libmodmem-big.so
 EXTRA_DIST += tests/recall/mod.c tests/recall/scanmod.c tests/recall/coldmod.c
 
-# tests/run-all.sh's valgrind step: the unit test programs alone, built (not run), and
-# their names.
+# The unit test programs' names: tests/run-all.sh's ASan step, and the valgrind run
+# inside make distcheck (Makefile.am's installcheck-local).
 CR_UNIT_LIST = $(filter tests/unit/t-%,$(check_PROGRAMS))
-unit-programs: $(CR_UNIT_LIST)
 list-unit-tests:
 	@echo $(CR_UNIT_LIST)
-.PHONY: unit-programs list-unit-tests
+.PHONY: list-unit-tests
