@@ -179,6 +179,12 @@ for v in "${VARIANTS[@]}"; do
 	fi
 done
 echo "# built ${#BUILT[@]} of ${#VARIANTS[@]} programs in $(($(date +%s) - T0)) s"
+# GNU nm, told the target's format: without it nm tries every format it knows, the bfd
+# plugins' too, and LLVMgold's start-up (libLLVM) costs about 0.1 s a run.
+if [ "$TP" != llvm-19 ] && [ ${#BUILT[@]} -gt 0 ] && command -v "${TP}objdump" >/dev/null; then
+	tgt=$(${TP}objdump -f "$B/${BUILT[0]}/prog" 2>/dev/null | sed -n 's/.*file format //p')
+	[ -z "$tgt" ] || NMT="$NMT --target=$tgt"
+fi
 
 E=$TMPD/empty
 mkdir -p "$E"

@@ -242,14 +242,17 @@ sc_nm() {
 		}' "$SC_T")
 }
 
-# sc_inl_offs REF PC: the offsets an [inline] line may print, innermost first, in SC_IO:
-# "OFF" = pc minus the inlined instance's first address (its low_pc, or the start of the
-# first range its DW_AT_ranges lists: docs/report-format.md), and pc minus its lowest
-# address ("F L"), from llvm-dwarfdump --lookup -p (the chain of DIEs holding pc).
-# Empty when llvm-dwarfdump is missing.
+# sc_inl_offs REF PC [BUILDID]: the offsets an [inline] line may print, innermost first, in
+# SC_IO: "OFF" = pc minus the inlined instance's first address (its low_pc, or the start of
+# the first range its DW_AT_ranges lists: docs/report-format.md), and pc minus its lowest
+# address ("F L"), from llvm-dwarfdump --lookup -p (the chain of DIEs holding pc).  Empty when
+# llvm-dwarfdump is missing.  Kept per BUILDID and pc where the module has one: every file
+# of one build (the module, its debug file stripped off, copied or compressed) has the same
+# DWARF, and one llvm-dwarfdump run costs tens of milliseconds (libLLVM's start-up).
 declare -A SC_IOC
 sc_inl_offs() {
 	local key="$1|$2"
+	[ -z "${3:-}" ] || key="bid:$3|$2"
 	SC_IO=()
 	[ -n "$LLVM_DWARFDUMP" ] || return 0
 	if [ -z "${SC_IOC[$key]+x}" ]; then
@@ -293,7 +296,7 @@ sc_parse() {
 
 	[[ $l =~ $re ]] || return 1
 	F_NUM=$((10#${BASH_REMATCH[1]}))
-	F_PC=$(printf %x $((16#${BASH_REMATCH[2]})))
+	printf -v F_PC %x $((16#${BASH_REMATCH[2]}))
 	head=${BASH_REMATCH[3]} F_TAG=${BASH_REMATCH[4]} F_AT=${BASH_REMATCH[6]}
 	if [[ $head =~ ^(.*)\ \(BuildId:\ ([0-9a-f]+)\)$ ]]; then
 		head=${BASH_REMATCH[1]} F_BID=${BASH_REMATCH[2]}
@@ -309,9 +312,13 @@ sc_parse() {
 	esac
 }
 
-# sc_show TEXT: TEXT's lines as TAP diagnostics.
+# sc_show TEXT: TEXT's non-empty lines as TAP diagnostics.
 sc_show() {
-	printf '%s\n' "$1" | sed '/^$/d; s/^/#   /'
+	local l
+	[ -n "$1" ] || return 0
+	while IFS= read -r l; do
+		[ -z "$l" ] || printf '#   %s\n' "$l"
+	done <<<"$1"
 }
 
 # check_report NAME FILE MODE ROOTS CACHE: the first backtrace of report FILE.
@@ -442,7 +449,7 @@ sc_frame() {
 	got="${OFF[e]}"$'\t'"${SYM[e]}"
 	if [ -z "${SYM[e]}" ] && [ -z "$want" ]; then
 		want_ok=0
-	elif [ -n "${SYM[e]}" ] && grep -qxF -- "$got" <<<"$want"; then
+	elif [ -n "${SYM[e]}" ] && [[ $'\n'$want == *$'\n'"$got"$'\n'* ]]; then
 		want_ok=0
 	else
 		want_ok=1
@@ -461,14 +468,16 @@ sc_frame() {
 	g=$((e - s + 1))
 	bad=0
 	SC_IO=()
-	[ "$g" -gt 1 ] && sc_inl_offs "$ref" "$pc"
+	[ "$g" -gt 1 ] && sc_inl_offs "$ref" "$pc" "${BID[$mod]:-}"
 	for ((i = s; i <= e; i++)); do
 		sc_line_ok "$((i - s))" "$i" "$e" a || bad=1
 	done
 	[ "$g" = "$k" ] || bad=1
 	kl=0
 	if [ "$bad" = 1 ] && [ -n "$a2l" ] && [ -n "$LLVM_A2L" ] && [ "${SYM_STRICT:-0}" != 1 ]; then
-		sc_a2l "$LLVM_A2L" SC_LLVM "$ref" "$pc"
+		# every pc of the report in this file at once: one start-up of LLVM's tools
+		# shellcheck disable=SC2086
+		sc_a2l "$LLVM_A2L" SC_LLVM "$ref" "$pc" ${PCS[$ref]}
 		llvm=${SC_LLVM[$ref|$pc]}
 		mapfile -t T <<<"${llvm%$'\n'}"
 		for ((j = 0; j + 1 < ${#T[@]}; j += 2)); do
@@ -511,9 +520,9 @@ sc_frame() {
 	done
 	if [ "$bad" = 1 ] && [ "$mode" = full ]; then
 		echo "# frame differs from addr2line: $v pc $pc $ref"
-		sc_show "addr2line -f -i -C: $(printf '%s' "$a2l" | tr '\n' '|')"
+		sc_show "addr2line -f -i -C: ${a2l//$'\n'/|}"
 		[ -z "${SC_LLVM[$ref|$pc]+x}" ] ||
-			sc_show "llvm-addr2line:     $(printf '%s' "${SC_LLVM[$ref|$pc]}" | tr '\n' '|')"
+			sc_show "llvm-addr2line:     ${SC_LLVM[$ref|$pc]//$'\n'/|}"
 	fi
 }
 
