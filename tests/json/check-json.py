@@ -3,19 +3,23 @@
 """Check a JSON report (CRASH_FORMAT=json or both) against docs/report.schema.json and
 against the text report of the same crash, fact by fact.
 
-check-json.py SCHEMA JSON-FILE TEXT-FILE SAME
+check-json.py SCHEMA JSON-FILE TEXT-FILE SAME [JSON-FILE TEXT-FILE SAME]...
   JSON-FILE: the file holding the JSON report: its one line that starts with '{'
   TEXT-FILE: the text report of the same crash (may be JSON-FILE: CRASH_FORMAT=both)
   SAME: 1 when both reports come from one process (CRASH_FORMAT=both): every fact is
         compared, absolute addresses included; 0 (two runs of the same program): the
         facts that do not depend on where things were loaded.
 Prints one line per check, "PASS name" or "FAIL name: why"; exit status 1 on a failure.
+With more than one triple (one Python start-up and one schema load for all of them: each
+costs a few hundred milliseconds on a slow host), each triple's lines follow a line
+"REPORT k" (k from 1), and its verdict is a last line "STATUS k 0" or "STATUS k 1".
 Without Python's jsonschema the schema check is "SKIP" (FAIL when CI=true: CI installs it).
 """
 import json
 import os
 import re
 import sys
+import traceback
 
 results = []
 
@@ -251,17 +255,23 @@ def sigdesc_text(d):
     return s
 
 
-def main():
-    schema_path, json_path, text_path, same = sys.argv[1:5]
-    same = same == "1"
-    j = load_json(json_path)
+def validator(schema_path):
+    """The schema's validator, None without jsonschema."""
     try:
         import jsonschema
-        v = jsonschema.Draft202012Validator(json.load(open(schema_path)))
+    except ImportError:
+        return None
+    return jsonschema.Draft202012Validator(json.load(open(schema_path)))
+
+
+def main(v, json_path, text_path, same):
+    same = same == "1"
+    j = load_json(json_path)
+    if v is not None:
         errs = ["%s: %s" % ("/".join(map(str, e.absolute_path)), e.message)
                 for e in v.iter_errors(j)]
         check("valid against docs/report.schema.json", not errs, "; ".join(errs[:3]))
-    except ImportError:
+    else:
         if os.environ.get("CI") == "true":
             check("valid against docs/report.schema.json", False,
                   "python3-jsonschema is missing (tests/setup.sh installs it)")
@@ -373,7 +383,36 @@ def main():
             eq("debug_id of " + i.get("code_file", "?"), i.get("debug_id"), want)
 
 
-main()
-for name, ok, why in results:
-    print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, why)))
-sys.exit(0 if all(ok for _, ok, _ in results) else 1)
+def run_one(v, json_path, text_path, same):
+    """One triple's lines; True when every check passed (a Python exception: a FAIL)."""
+    del results[:]
+    try:
+        main(v, json_path, text_path, same)
+    except Exception as e:  # noqa: BLE001 (one report's exception must not hide the others')
+        ours = [f.lineno for f in traceback.extract_tb(e.__traceback__)
+                if f.filename == __file__]
+        check("check-json.py ran to its end", False,
+              "%s: %s (check-json.py line %s)" % (type(e).__name__, e, ours[-1] if ours else "?"))
+    for name, ok, why in results:
+        print(("PASS %s" % name) if ok else ("FAIL %s: %s" % (name, why)))
+    return all(ok for _, ok, _ in results)
+
+
+def run_all(argv):
+    args = argv[1:]
+    if len(args) < 4 or (len(args) - 1) % 3:
+        sys.exit("usage: check-json.py SCHEMA JSON-FILE TEXT-FILE SAME [JSON-FILE TEXT-FILE SAME]...")
+    v = validator(args[0])
+    triples = [args[i:i + 3] for i in range(1, len(args), 3)]
+    if len(triples) == 1:
+        sys.exit(0 if run_one(v, *triples[0]) else 1)
+    bad = 0
+    for k, t in enumerate(triples, 1):
+        print("REPORT %d" % k)
+        good = run_one(v, *t)
+        print("STATUS %d %d" % (k, 0 if good else 1))
+        bad += not good
+    sys.exit(1 if bad else 0)
+
+
+run_all(sys.argv)

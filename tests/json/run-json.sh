@@ -19,21 +19,37 @@ if [ -z "$PY" ]; then
 	exit
 fi
 
-# checks NAME JSON-FILE TEXT-FILE SAME: check-json.py's lines as TAP lines.
+# checks NAME JSON-FILE TEXT-FILE SAME: one report pair for check-json.py, queued: one Python
+# run checks them all (checks_run, at the end), each check a TAP line.
+CK_NAME=() CK_ARGS=()
 checks() {
-	local name=$1 line out st fails=0
-	out=$("$PY" "$CHECK" "$SCHEMA" "$2" "$3" "$4" 2>&1)
+	CK_NAME+=("$1")
+	CK_ARGS+=("$2" "$3" "$4")
+}
+checks_run() {
+	local line out st k=0 name= fails=0 seen=()
+	[ ${#CK_NAME[@]} -gt 0 ] || return 0
+	out=$("$PY" "$CHECK" "$SCHEMA" "${CK_ARGS[@]}" 2>&1)
 	st=$?
+	if [ ${#CK_NAME[@]} = 1 ]; then
+		out="REPORT 1"$'\n'"$out"$'\n'"STATUS 1 $st"
+	fi
 	while IFS= read -r line; do
 		case $line in
+		REPORT\ *) k=${line#REPORT } name=${CK_NAME[k - 1]} fails=0 ;;
+		STATUS\ *)
+			seen+=("$k")
+			# A report whose checks failed without saying which (a Python exception).
+			[ "${line##* }" = 0 ] || [ "$fails" = 1 ] || ok 1 "$name: check-json.py said status ${line##* }"
+			;;
 		PASS\ *) ok 0 "$name: ${line#PASS }" ;;
 		FAIL\ *) ok 1 "$name: ${line#FAIL }"; fails=1 ;;
 		SKIP\ *) skip "$name: ${line#SKIP }" "python3-jsonschema is not installed" ;;
 		*) echo "# $line" ;;
 		esac
 	done <<<"$out"
-	# A check script that failed without saying what (a Python exception).
-	[ "$st" = 0 ] || [ "$fails" = 1 ] || ok 1 "$name: check-json.py exited with status $st"
+	# Every report answered (check-json.py did not stop half-way).
+	is "${#seen[@]}" "${#CK_NAME[@]}" "check-json.py answered for every report (status $st)"
 }
 
 # one NAME SIGNAL ENV... -- PROGRAM ARGS: json and both, against text.
@@ -135,4 +151,5 @@ ok $? "fault in the handler: the JSON line before it parses"
 run_crash "$TMPD/bad.txt" CRASH_OUTPUT="$TMPD/bad.txt" CRASH_FORMAT=yaml LD_PRELOAD="$LIBCRASH" -- "$DEMO/crashme" segv
 check "CRASH_FORMAT=yaml: one warning" test "$(grep -c 'libcrash: CRASH_FORMAT=yaml: expected text, json or both; using text' "$TMPD/bad.txt.stderr")" = 1
 check "CRASH_FORMAT=yaml: a text report" grep -q '^\*\*\* end of libcrash report' "$TMPD/bad.txt"
+checks_run
 done_testing
