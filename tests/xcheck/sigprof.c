@@ -70,20 +70,6 @@ static int executable(uint64_t pc)
 }
 
 /*
- * Whether a caller's pc follows a call instruction, as every return address
- * does: the arch's own decoder (cr_host->call_before, the scan engine's,
- * which takes the function from its start: riscv64 finds instruction
- * boundaries from there), over the function libunwind's FDE gives.  One
- * place where it does not: libgcc's __builtin_eh_return epilogue
- * (_Unwind_RaiseException, _Unwind_Resume), between the store of the landing
- * pad's address over the function's own return-address slot and the final
- * ret.  There the CFI restores the landing pad (the target of a jump, after
- * no call) with an sp short of the landing pad's by the stack adjustment the
- * CFI cannot express.  No CFI unwinder is right beyond that frame: libunwind
- * goes on by reading the dead frames below, which holds no frame to check.
- * 0 where the code before pc is known to end with no call.
- */
-/*
  * libunwind's answer for the start of the function holding pc, kept by pc: the
  * same call sites come back sample after sample, and unw_get_proc_info looks
  * it up anew each time.  Under qemu-user that was 90% of this test's time
@@ -119,6 +105,20 @@ static uint64_t func_start(unw_cursor_t *c, uint64_t pc)
 	return unw_get_proc_info(c, &pi) < 0 ? 0 : pi.start_ip;
 }
 
+/*
+ * Whether a caller's pc follows a call instruction, as every return address
+ * does: the arch's own decoder (cr_host->call_before, the scan engine's,
+ * which takes the function from its start: riscv64 finds instruction
+ * boundaries from there), over the function libunwind's FDE gives.  One
+ * place where it does not: libgcc's __builtin_eh_return epilogue
+ * (_Unwind_RaiseException, _Unwind_Resume), between the store of the landing
+ * pad's address over the function's own return-address slot and the final
+ * ret.  There the CFI restores the landing pad (the target of a jump, after
+ * no call) with an sp short of the landing pad's by the stack adjustment the
+ * CFI cannot express.  No CFI unwinder is right beyond that frame: libunwind
+ * goes on by reading the dead frames below, which holds no frame to check.
+ * 0 where the code before pc is known to end with no call.
+ */
 static int after_call(unw_cursor_t *c, uint64_t pc)
 {
 	uint64_t start;
