@@ -201,16 +201,20 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
  * Only where the kernel itself runs the call.  qemu-user emulates it: it
  * checks its own record of the guest's pages, then reads the set from user
  * space, so a file page past the file's end raises SIGBUS there (t-memfast
- * saw it on all three emulated arches).  Decided at the first proof, by
- * three calls: process_vm_readv with nothing to copy answers 0 (the kernel
- * returns before it looks up the process; qemu-user has no such call:
- * ENOSYS, and a seccomp filter that refuses it says EPERM), and the order
- * above holds (EINVAL for a readable word, EFAULT for the kernel's half);
- * else process_vm_readv or the pipe, as before.  Emulators that share the
- * address space and hand the call to the kernel (box64's table passes
- * rt_sigprocmask through) get the kernel's answer.  Never under valgrind,
+ * saw it on all three emulated arches).  Decided by libcrash.so's
+ * constructor (preload.c: at load, not in a process's first capture; else
+ * at the first proof), by three calls: process_vm_readv with nothing to
+ * copy answers 0 (the kernel returns before it looks up the process;
+ * qemu-user has no such call: ENOSYS, and a seccomp filter that refuses
+ * it says EPERM), and the order above holds (EINVAL for a readable word,
+ * EFAULT for the kernel's half); else process_vm_readv or the pipe, as
+ * before.  Emulators that share the address space and hand the call to the
+ * kernel (box64's table passes rt_sigprocmask through) get the kernel's
+ * answer.  Never under valgrind,
  * whose memcheck checks the words a system call reads and would report the
- * proof of a page with undefined bytes (its preload is in LD_PRELOAD).
+ * proof of a page with undefined bytes (its preload is in LD_PRELOAD).  A
+ * proof the call then answers with neither EINVAL nor EFAULT (a seccomp
+ * filter installed since) turns the proofs to copying for good (prove).
  */
 enum { PROOF_UNKNOWN, PROOF_SIGMASK, PROOF_COPY };
 #define CR_PROOF_HOW (-1)	/* SIG_BLOCK, SIG_UNBLOCK and SIG_SETMASK are 0-2 */
@@ -307,13 +311,25 @@ CR_HOT static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want, u
 	if (__builtin_expect(method == PROOF_UNKNOWN, 0))
 		method = proof_decide();
 	if (method == PROOF_SIGMASK && (mod || (c >= f->stk_lo && c <= f->stk_next && f->stk_lo))) {
+		long r = -EINVAL;
+
 		/* What the read needs, no pages ahead: each is a call of its own.
 		   The stack's pages one above the other, from sp's. */
-		while (n < want && sigmask_readable((c + n) << 12))
+		while (n < want && (r = cr_sys_sigprocmask(CR_PROOF_HOW,
+							    (const uint64_t *)(uintptr_t)((c + n) << 12),
+							    NULL)) == -EINVAL)
 			n++;
-		if (!mod && c + n > f->stk_next)
-			f->stk_next = c + n;
-		return n;
+		if (r == -EINVAL || r == -EFAULT) {
+			if (!mod && c + n > f->stk_next)
+				f->stk_next = c + n;
+			return n;
+		}
+		/* Neither answer: the call refused since the decision (a seccomp
+		   filter installed after libcrash.so's constructor decided, or
+		   after a first capture).  Proofs by copying from now on, this one
+		   too. */
+		__atomic_store_n(&proof_method, PROOF_COPY, __ATOMIC_RELEASE);
+		n = 0;
 	}
 	/* Method not known yet: this very call is the probe (below). */
 	method = __atomic_load_n(&mem_method, __ATOMIC_ACQUIRE);

@@ -284,6 +284,40 @@ static int decided(int vg, int refuse)
 	return WEXITSTATUS(st);
 }
 
+/*
+ * The proofs' call refused after the decision (a sandbox's seccomp filter
+ * installed after libcrash.so's constructor decided, or after a first
+ * capture): the first proof it refuses turns the proofs to copying, and
+ * the read is made.  In a child: exit 1 + the method after the read, 10 if
+ * the read failed, 0 if the signal mask was not the method or no filter
+ * could be set.
+ */
+static uint64_t later_word = 0x5ecc0aa7ull;
+
+static int refused_later(void)
+{
+	int st;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct cr_mem_fast f;
+		uint64_t v = 0;
+
+		cr_mem_env(getenv("LD_PRELOAD"));
+		if (cr_mem_proof_method(0) != 1 || deny(1) < 0)
+			_exit(0);
+		cr_mem_fast_init(&f);
+		if (cr_mem_fast_read64(&f, (uintptr_t)&later_word, &v) != 0 || v != later_word)
+			_exit(10);
+		_exit(1 + cr_mem_proof_method(0));
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
 int main(void)
 {
 	int native, d;
@@ -310,6 +344,11 @@ int main(void)
 		printf("ok %d # SKIP no seccomp filter\n", ++tap_n);
 	else
 		tap_is_i64(d, 3, "process_vm_readv refused (no telling the kernel runs the call): not the signal mask");
+	d = refused_later();
+	if (d == 0)
+		printf("ok %d # SKIP not the signal mask here, or no seccomp filter\n", ++tap_n);
+	else
+		tap_is_i64(d, 3, "the proofs' call refused after the decision: read, by copying from then on");
 	pass(native);
 	past_eof();
 	if (native == 1) {
