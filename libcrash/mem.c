@@ -569,7 +569,7 @@ CR_HOT static const void *fast_view(const struct cr_mem *m, uint64_t addr, size_
 	return view_prove(f, addr, len);
 }
 
-const void *cr_mem_view_free(const struct cr_mem *m, uint64_t addr, size_t len)
+CR_HOT const void *cr_mem_view_free(const struct cr_mem *m, uint64_t addr, size_t len)
 {
 	struct cr_mem_fast *f = m->priv;
 

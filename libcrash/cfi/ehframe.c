@@ -21,7 +21,7 @@
 #include "cfi.h"
 
 #define AUG_KEEP 16	/* augmentation letters kept; more are "unknown" */
-#define HDR_VIEW_PAGES 8	/* pages from the hdr's viewed with it (parse_hdr) */
+#define HDR_VIEW_PAGES 2	/* pages from the hdr's viewed with it (parse_hdr) */
 _Static_assert(HDR_VIEW_PAGES <= CR_VIEW_PAGES, "one view");
 #define AUG_MAX 256	/* longest augmentation string read */
 #define HDR_TABLE_ENC (DW_EH_PE_datarel | DW_EH_PE_sdata4)	/* what linkers emit */
@@ -493,11 +493,15 @@ CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, 
 	 * fde_count udata4, the table datarel|sdata4), read in place: the
 	 * general decoding below gives the same.  The table in place too, in
 	 * one view with the hdr, where it fits in the HDR_VIEW_PAGES pages from
-	 * the hdr's (libc's 3,700 entries do), so that the search needs no view
-	 * of its own.  The view ends where the table does: eh_hdr_len bounds the
-	 * hdr, it is not its size (for a module _dl_find_object knows, the rest
-	 * of its span: module.c), and every page of a view is a page proven, a
-	 * system call each (~0.25 us) for a first capture, and a page fault if
+	 * the hdr's (an executable's, most libraries'), so that the search needs
+	 * no view of its own; a longer one (libc's 3,700 entries span 8 pages)
+	 * whole where that costs no proof (a module remembered: a capture
+	 * after a process's first), else a page at a time, as the search
+	 * reaches it (struct table).  The view ends where the table does:
+	 * eh_hdr_len bounds the hdr, it is not its size (for a module
+	 * _dl_find_object knows, the rest of its span: module.c), and every
+	 * page of a view is a page proven, a system call each (~0.25 us) for a
+	 * first capture, and a page fault if
 	 * nothing had touched it (the executable's .bss past its .eh_frame:
 	 * docs/performance.md, issue 20).
 	 */
@@ -517,6 +521,9 @@ CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, 
 		if (h->count && vlen <= HDR_VIEW_PAGES * 4096 - (src->eh_hdr & 4095) &&
 		    (t = hot_view(m, src->eh_hdr, vlen)) != NULL)
 			h->at = t + 12;
+		else if (h->count && vlen <= CR_VIEW_PAGES * 4096 - (src->eh_hdr & 4095) &&
+			 (t = cr_mem_view_free(m, src->eh_hdr, vlen)) != NULL)
+			h->at = t + 12;	/* longer, and no page of it to prove (mem.h) */
 		return 0;
 	}
 	h->at = NULL;
@@ -543,29 +550,99 @@ CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, 
 }
 
 /*
- * The table: in place where the memory lets us (cr_mem_view, one proof for
- * all its pages), else an entry at a time through the reader.
+ * The table: in place where the memory lets us, else an entry at a time
+ * through the reader.  In place either whole (parse_hdr's view, a table in
+ * the hdr's first HDR_VIEW_PAGES pages) or a page at a time, as the search
+ * reaches it (the window): every page of a view is a page proven, a system
+ * call each in a first capture, and a search touches a few of a long
+ * table's pages (libc's 3,700 entries span 8; docs/performance.md, issue
+ * 20).
  */
 struct table {
 	const struct cr_mem *m;
-	const uint8_t *at;	/* NULL: read each entry */
-	uint64_t addr, base;	/* the table; the hdr, which its entries are relative to */
+	const uint8_t *at;	/* NULL: not whole in place */
+	uint64_t addr, base, count;	/* the table; the hdr, which its entries are relative to */
+	const uint8_t *win;	/* entries [w0, w1) in place at win */
+	uint64_t w0, w1;
 };
 
+/* The window onto the entries of entry i's page (an entry across two pages:
+   that one alone).  0, or -1 (no view: the reader). */
+CR_HOT static __attribute__((noinline)) int window(struct table *t, uint64_t i)
+{
+	uint64_t pg = (t->addr + 8 * i) & ~4095ull, i0, i1;
+	const uint8_t *p;
+
+	if (!t->m->view || pg > UINT64_MAX - 4096)
+		return -1;
+	i0 = pg <= t->addr ? 0 : (pg - t->addr + 7) / 8;
+	i1 = (pg + 4096 - t->addr) / 8;	/* the entries whole inside the page */
+	if (i1 > t->count)
+		i1 = t->count;
+	if (i < i0 || i >= i1) {
+		i0 = i;
+		i1 = i + 1;
+	}
+	if (!(p = hot_view(t->m, t->addr + 8 * i0, (size_t)(8 * (i1 - i0)))))
+		return -1;
+	t->win = p;
+	t->w0 = i0;
+	t->w1 = i1;
+	return 0;
+}
+
 /* Table entry i: initial location and FDE address, both relative to the hdr. */
-static inline __attribute__((always_inline)) int entry(const struct table *t, uint64_t i,
+static inline __attribute__((always_inline)) int entry(struct table *t, uint64_t i,
 							uint64_t *loc, uint64_t *fde)
 {
 	int32_t v[2];
 
 	if (t->at)
 		memcpy(v, t->at + 8 * i, sizeof(v));
+	else if ((i >= t->w0 && i < t->w1) || window(t, i) == 0)
+		memcpy(v, t->win + 8 * (i - t->w0), sizeof(v));
 	else if (cr_read(t->m, t->addr + 8 * i, v, sizeof(v)) < 0)
 		return -CR_EFAULT;
 	*loc = t->base + (uint64_t)(int64_t)v[0];
 	if (fde)
 		*fde = t->base + (uint64_t)(int64_t)v[1];
 	return 0;
+}
+
+/*
+ * The search's next probe between a and b (b - a > GUIDED_MIN), step n, in
+ * a table of more than GUIDED_COUNT entries (2 pages' worth).  Its first
+ * GUIDED steps alternate: a guess where pc would lie if the functions
+ * between lo_val (a's location) and hi_val (b's, or the last entry's where
+ * b is past it) were of one size, then a probe NEAR entries on from the
+ * guess, towards where the guess sent the search (up: loc[a] <= pc), to
+ * close pc in.  Functions are near enough one size that a long table's
+ * search stays on the page of its guess and the table's two ends (a page
+ * proven for each, not one for each halving nor the whole table: libc's
+ * first capture proves 2 of its 8, its hdr's page being remembered).  Halving in a shorter table (the whole of it in place: no proof
+ * to spare, and a guess costs more instructions than it saves), from
+ * GUIDED_MIN entries down (a page holds 512), and after GUIDED steps: at
+ * most GUIDED + 64 steps in all, whatever the table holds.
+ */
+#define GUIDED 14
+#define GUIDED_COUNT 1024
+#define GUIDED_MIN 64
+#define NEAR 16
+static inline __attribute__((always_inline)) uint64_t next_probe(unsigned n, uint64_t a,
+								  uint64_t b, uint64_t count,
+								  uint64_t lo_val, uint64_t hi_val,
+								  uint64_t pc, int up)
+{
+	uint64_t top = b < count ? b : b - 1, g;
+
+	if (n & 1)	/* b - a > GUIDED_MIN > NEAR: inside either way */
+		return up ? a + NEAR : b - NEAR;
+	if (pc >= hi_val)	/* past the last entry's location (b == count) */
+		return top;
+	if (hi_val <= lo_val || pc - lo_val > UINT32_MAX || top - a > UINT32_MAX)
+		return a + (b - a) / 2;
+	g = a + (pc - lo_val) * (top - a) / (hi_val - lo_val);
+	return g <= a ? a + 1 : g >= b ? b - 1 : g;
 }
 
 /*
@@ -586,13 +663,9 @@ static inline __attribute__((always_inline)) int search(const struct cr_mem *m,
 							 uint64_t *fde_at, uint64_t locs[2])
 {
 	uint64_t a = 0, b = h->count, lo_val, hi_val, loc, mid;
-	struct table t = { m, NULL, h->table, src->eh_hdr };
+	struct table t = { m, h->at, h->table, src->eh_hdr, h->count, NULL, 0, 0 };
 	unsigned n;
 
-	if (h->at)
-		t.at = h->at;	/* the whole hdr is in place: the table lies inside it */
-	else if (h->count <= (uint64_t)CR_VIEW_PAGES * 4096 / 8)
-		t.at = cr_mem_view(m, h->table, h->count * 8);
 	if (entry(&t, 0, &lo_val, NULL) < 0 || entry(&t, b - 1, &hi_val, NULL) < 0)
 		return -CR_EFAULT;
 	if (lo_val > hi_val)
@@ -601,6 +674,22 @@ static inline __attribute__((always_inline)) int search(const struct cr_mem *m,
 	if (pc < lo_val)
 		return -CR_ENOINFO;
 	/* Invariant: loc[a] <= pc, and pc < loc[b] (b == count: past the end). */
+	n = 0;
+	if (h->count > GUIDED_COUNT)	/* a long table: guesses first (next_probe) */
+		for (int up = 1; n < GUIDED && b - a > GUIDED_MIN; n++) {
+			mid = next_probe(n, a, b, h->count, lo_val, hi_val, pc, up);
+			if (entry(&t, mid, &loc, NULL) < 0)
+				return -CR_EFAULT;
+			if (loc < lo_val || loc > hi_val)
+				return 1;
+			if ((up = loc <= pc)) {
+				a = mid;
+				lo_val = loc;
+			} else {
+				b = mid;
+				hi_val = loc;
+			}
+		}
 	if (t.at) {
 		/* The same steps on the table in place, each entry's location
 		   alone loaded: the loop below with entry()'s choice and the
@@ -609,7 +698,7 @@ static inline __attribute__((always_inline)) int search(const struct cr_mem *m,
 		uint64_t base = t.base;
 		int32_t v;
 
-		for (n = 0; n < 64 && b - a > 1; n++) {
+		for (; n < GUIDED + 64 && b - a > 1; n++) {
 			mid = a + (b - a) / 2;
 			memcpy(&v, at + 8 * mid, 4);
 			loc = base + (uint64_t)(int64_t)v;
@@ -626,7 +715,7 @@ static inline __attribute__((always_inline)) int search(const struct cr_mem *m,
 		locs[1] = b < h->count ? hi_val : UINT64_MAX;	/* hi_val: b's */
 		return entry(&t, a, &locs[0], fde_at);
 	}
-	for (n = 0; n < 64 && b - a > 1; n++) {
+	for (; n < GUIDED + 64 && b - a > 1; n++) {
 		mid = a + (b - a) / 2;
 		if (entry(&t, mid, &loc, NULL) < 0)
 			return -CR_EFAULT;
