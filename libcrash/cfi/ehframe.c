@@ -23,6 +23,22 @@
 #define AUG_KEEP 16	/* augmentation letters kept; more are "unknown" */
 #define HDR_VIEW_PAGES 2	/* pages from the hdr's viewed with it (parse_hdr) */
 _Static_assert(HDR_VIEW_PAGES <= CR_VIEW_PAGES, "one view");
+/*
+ * A long table's ways (parse_hdr, struct table, next_probe) begin at 2
+ * pages and 1,024 entries; tests/fuzz/run.sh's EHSMALL target builds this
+ * file with CR_EH_SMALL, where they begin within a fuzzer's 4 KiB input.
+ */
+#ifdef CR_EH_SMALL
+#define HDR_VIEW_BYTES 256
+#define GUIDED_COUNT 16
+#define GUIDED_MIN 4
+#define NEAR 2
+#else
+#define HDR_VIEW_BYTES (HDR_VIEW_PAGES * 4096)
+#define GUIDED_COUNT 1024
+#define GUIDED_MIN 64
+#define NEAR 16
+#endif
 #define AUG_MAX 256	/* longest augmentation string read */
 #define HDR_TABLE_ENC (DW_EH_PE_datarel | DW_EH_PE_sdata4)	/* what linkers emit */
 
@@ -518,7 +534,7 @@ CR_HOT static int parse_hdr(const struct cr_mem *m, const struct cr_ehsrc *src, 
 		h->table = src->eh_hdr + 12;
 		h->count = count > (end - h->table) / 8 ? 0 : count;
 		vlen = 12 + 8 * h->count;
-		if (h->count && vlen <= HDR_VIEW_PAGES * 4096 - (src->eh_hdr & 4095) &&
+		if (h->count && vlen + (src->eh_hdr & 4095) <= HDR_VIEW_BYTES &&
 		    (t = hot_view(m, src->eh_hdr, vlen)) != NULL)
 			h->at = t + 12;
 		else if (h->count && vlen <= CR_VIEW_PAGES * 4096 - (src->eh_hdr & 4095) &&
@@ -625,9 +641,7 @@ static inline __attribute__((always_inline)) int entry(struct table *t, uint64_t
  * most GUIDED + 64 steps in all, whatever the table holds.
  */
 #define GUIDED 14
-#define GUIDED_COUNT 1024
-#define GUIDED_MIN 64
-#define NEAR 16
+_Static_assert(GUIDED_MIN > NEAR, "a probe NEAR on stays inside");
 static inline __attribute__((always_inline)) uint64_t next_probe(unsigned n, uint64_t a,
 								  uint64_t b, uint64_t count,
 								  uint64_t lo_val, uint64_t hi_val,

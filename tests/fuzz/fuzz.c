@@ -4,8 +4,10 @@
  * Built by tests/fuzz/run.sh with clang -fsanitize=fuzzer,address,undefined,
  * one binary per FUZZ_* target.  A target passes if no input crashes it, reads
  * out of bounds or trips UBSan; results are not checked here (the unit tests
- * check exact results), but for one: the trace loop's short way to a row's
- * shape must agree with the full decoding wherever it answers (FUZZ_EH).
+ * check exact results), but for two (FUZZ_EH): the trace loop's short way to
+ * a row's shape must agree with the full decoding wherever it answers, and
+ * a lookup must answer the same with the table whole in place as a page at
+ * a time.
  */
 #include <stdint.h>
 #include <string.h>
@@ -17,43 +19,76 @@
 
 #define BASE 0x10000ull
 
-#if defined(FUZZ_EH)
+#if defined(FUZZ_EH) || defined(FUZZ_EHSMALL)
 /* An .eh_frame_hdr + .eh_frame image behind 8 control bytes: look up pcs (and
    the stretches around them no FDE covers), run the CFA program, apply the
    row.  d[0] bit 0: with a header (its length d[1], 0: unknown) or a bare
-   .eh_frame; d[2..5]: the pcs. */
+   .eh_frame; d[2..5]: the pcs.  EHSMALL: ehframe.c built with CR_EH_SMALL
+   (a long table's page views and guessed search from 256 bytes and 16
+   entries on), the image 0xc00 into its page, so that the table crosses a
+   page (an entry across the two: 4 mod 8). */
 #define EH_CTL 8
+#if defined(FUZZ_EHSMALL)
+#define EH_BASE (BASE + 0xc00)
+#else
+#define EH_BASE BASE
+#endif
+
+/* Views that are no buffer's (free_views 0): a long table is viewed a
+   page at a time, as in a first capture, not whole. */
+static int costly_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	return cr_read(m->priv, addr, dst, len);
+}
+
+static const void *costly_view(const struct cr_mem *m, uint64_t addr, size_t len)
+{
+	return cr_mem_view(m->priv, addr, len);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
 	static uint64_t stack[64];
-	struct cr_mem m, sm;
+	struct cr_mem m, sm, cm;
 	struct cr_ehsrc src;
-	struct cr_fde fde;
+	struct cr_fde fde, fde2;
 	struct cr_row row;
 	struct cr_regs in, out;
 
 	if (n < EH_CTL + 16)
 		return 0;
-	cr_mem_buffer(&m, BASE, d + EH_CTL, n - EH_CTL);
+	cr_mem_buffer(&m, EH_BASE, d + EH_CTL, n - EH_CTL);
+	memset(&cm, 0, sizeof(cm));
+	cm.read = costly_read;
+	cm.view = costly_view;
+	cm.priv = &m;
 	memset(&src, 0, sizeof(src));
 	if (d[0] & 1) {
-		src.eh_hdr = BASE;
+		src.eh_hdr = EH_BASE;
 		src.eh_hdr_len = d[1];
 	} else {
-		src.eh_frame = BASE;
+		src.eh_frame = EH_BASE;
 	}
-	src.eh_frame_end = BASE + n - EH_CTL;
-	src.bases.data = BASE;
+	src.eh_frame_end = EH_BASE + n - EH_CTL;
+	src.bases.data = EH_BASE;
 	memcpy(stack, d, n < sizeof(stack) ? n : sizeof(stack));
 	cr_mem_buffer(&sm, 0x7fff0000, stack, sizeof(stack));
 	for (unsigned k = 0; k < 4; k++) {
-		uint64_t pc = BASE + (k * 0x9e37u + d[2 + k]) % (n + 64), gap[2];
+		uint64_t pc = EH_BASE + (k * 0x9e37u + d[2 + k]) % (n + 64), gap[2];
+		int r;
 
 		/* The gap memo's lookup (cfi/step.c), and the scan engine's test of
 		   an FDE's first location (cr_cfa_entry_row). */
 		if (cr_eh_find_gap(&m, &src, pc, &fde, gap) == 0)
 			cr_cfa_entry_row(&m, &fde);
-		if (cr_eh_find(&m, &src, pc, &fde) < 0)
+		/* The table whole in place and a page at a time: the same entries,
+		   the same search, the same answer (a trap if not). */
+		r = cr_eh_find(&m, &src, pc, &fde);
+		if (r != cr_eh_find(&cm, &src, pc, &fde2) ||
+		    (r == 0 && (fde.addr != fde2.addr || fde.pc_lo != fde2.pc_lo ||
+				fde.pc_hi != fde2.pc_hi)))
+			__builtin_trap();
+		if (r < 0)
 			continue;
 		if (cr_cfa_run(&m, &cr_arch_x86_64, &fde, pc, &row) < 0)
 			continue;
@@ -80,7 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 		live.modkey = ++key << 4 | 1;
 		cr_eh_hdr(&m, &live, &h);
 		for (unsigned k = 0; k < 4; k++) {
-			uint64_t pc = BASE + (k * 0x9e37u + d[2 + k]) % (n + 64);
+			uint64_t pc = EH_BASE + (k * 0x9e37u + d[2 + k]) % (n + 64);
 
 			if (cr_eh_find_lite(&m, &live, &h, pc, &fl) != 0 ||
 			    cr_cfa_shape(&fl, pc, &cr_arch_x86_64, &c) != 0)

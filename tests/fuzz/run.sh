@@ -37,14 +37,18 @@ compile_one() { # SOURCE
 # fuzz_one N TARGET: build and run one target; its TAP line (and diagnostics) go to
 # $OUT/tap-N, its status is the exit code.
 fuzz_one() {
-	local n=$1 t=$2 bin harness l
+	local n=$1 t=$2 bin harness l objs
 	bin=$OUT/fuzz-$t
 	exec >"$OUT/tap-$n"
 	# The symbolizer's decompression and DWARF targets are in a file of their own.
 	case $t in INFLATE | DWARF* | DEBUGELF | ZSTD) harness=fuzz-dwarf.c ;; *) harness=fuzz.c ;; esac
+	# EHSMALL: ehframe.c built with CR_EH_SMALL (its long-table ways within 4 KiB).
+	objs=$(printf '%s ' "$OUT"/obj/*.o)
+	# shellcheck disable=SC2086
+	[ "$t" = EHSMALL ] && objs="$(printf '%s\n' $objs | grep -v '/cfi_ehframe\.o$') $OUT/obj-small/cfi_ehframe.o"
 	# shellcheck disable=SC2086
 	if [ ! -e "$OUT/obj/ok" ] || ! $CC $CFLAGS_FUZZ -DFUZZ_$t -fsanitize=fuzzer,$SAN \
-		"$SRC/tests/fuzz/$harness" "$OUT"/obj/*.o -o "$bin" 2>"$OUT/build-$t.log"; then
+		"$SRC/tests/fuzz/$harness" $objs -o "$bin" 2>"$OUT/build-$t.log"; then
 		[ -e "$OUT/obj/ok" ] || cat "$OUT/obj/build.log" >>"$OUT/build-$t.log" 2>/dev/null
 		echo "not ok $n - fuzz $t: does not build"
 		sed 's/^/#   /' "$OUT/build-$t.log" | head -20
@@ -57,6 +61,29 @@ fuzz_one() {
 		echo 'static int g(int x) { return x * 3; } int f(int x) { return g(x) + 1; }' |
 			$CC -g -O1 -gz=zlib -c -x c - -o "$OUT/seed.o" 2>/dev/null &&
 			{ printf '\377'; head -c 4000 "$OUT/seed.o"; } >"$OUT/corpus-$t/seed" || true
+	fi
+	if [ "$t" = EHSMALL ] && [ ! -s "$OUT/corpus-$t/seedlong" ] && command -v python3 >/dev/null; then
+		# A seed whose table is long for CR_EH_SMALL: 40 FDEs of 32 bytes
+		# each, sorted, the hdr's length unknown (d[1] 0), so that the
+		# search guesses and views the table a page at a time.
+		python3 -c 'import struct, sys
+def w(v): return struct.pack("<I", v & 0xffffffff)
+nf = 40
+cie = w(0) + bytes([1]) + b"zR\0" + bytes([1, 0x78, 16, 1, 0x1b, 0x0c, 7, 8, 0x90, 1])
+cie += bytes(-len(cie) % 4)
+cie = w(len(cie)) + cie
+hdr_len = 12 + 8 * nf
+frame = (hdr_len + 15) & ~15
+fdes, table, at = b"", b"", frame + len(cie)
+for i in range(nf):
+    body = w(at + 4 - frame) + w(0x20 * i - (at + 8)) + w(0x20) + bytes([0, 0x41, 0x0e, 0x10])
+    fdes += w(len(body)) + body
+    table += w(0x20 * i) + w(at)
+    at += 4 + len(body)
+hdr = bytes([1, 0x1b, 0x03, 0x3b]) + w(frame - 4) + w(nf) + table
+img = hdr + bytes(frame - len(hdr)) + cie + fdes + w(0)
+open(sys.argv[1] + "/seedlong", "wb").write(bytes([1, 0, 0x10, 0x90, 0x31, 0xf3, 0, 0]) + img)' \
+			"$OUT/corpus-$t" || true
 	fi
 	if [ "$t" = EH ] && [ ! -s "$OUT/corpus-$t/seedz" ] && command -v python3 >/dev/null; then
 		# Seeds: 8 control bytes (with a header of 20 bytes, the pcs), then
@@ -118,12 +145,16 @@ rm -rf "$OUT/obj"
 mkdir -p "$OUT/obj"
 export -f compile_one
 export CC CFLAGS_FUZZ SAN OUT LIB
+rm -rf "$OUT/obj-small"
+mkdir -p "$OUT/obj-small"
 # shellcheck disable=SC2086
 if printf '%s\n' $SOURCES | xargs -P "$JOBS" -I{} bash -c 'compile_one "$1"' _ {} \
-	>"$OUT/obj/build.log" 2>&1; then
+	>"$OUT/obj/build.log" 2>&1 &&
+	$CC $CFLAGS_FUZZ -DCR_EH_SMALL -fsanitize=fuzzer-no-link,$SAN -c "$LIB/cfi/ehframe.c" \
+		-o "$OUT/obj-small/cfi_ehframe.o" >>"$OUT/obj/build.log" 2>&1; then
 	touch "$OUT/obj/ok"
 fi
-for t in ${FUZZ_TARGETS:-EH EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO DEBUGELF ZSTD}; do
+for t in ${FUZZ_TARGETS:-EH EHSMALL EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO DEBUGELF ZSTD}; do
 	n=$((n + 1))
 	while [ "$(jobs -pr | wc -l)" -ge "$JOBS" ]; do wait -n; done
 	rm -f "$OUT/tap-$n"
