@@ -201,22 +201,27 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
  * Only where the kernel itself runs the call.  qemu-user emulates it: it
  * checks its own record of the guest's pages, then reads the set from user
  * space, so a file page past the file's end raises SIGBUS there (t-memfast
- * saw it on all three emulated arches).  Decided by libcrash.so's
- * constructor (preload.c: at load, not in a process's first capture; else
- * at the first proof), by three calls: process_vm_readv with nothing to
- * copy answers 0 (the kernel returns before it looks up the process;
- * qemu-user has no such call: ENOSYS, and a seccomp filter that refuses
- * it says EPERM), and the order above holds (EINVAL for a readable word,
- * EFAULT for the kernel's half); else process_vm_readv or the pipe, as
- * before.  Emulators that share the address space and hand the call to the
- * kernel (box64's table passes rt_sigprocmask through) get the kernel's
- * answer.  Never under valgrind,
+ * saw it on all three emulated arches).  Decided by three calls: the order
+ * above holds (EINVAL for a readable word, EFAULT for the kernel's half),
+ * and process_vm_readv with nothing to copy answers 0 (the kernel returns
+ * before it looks up the process; qemu-user has no such call: ENOSYS, and
+ * a seccomp filter that refuses it says EPERM); else process_vm_readv or
+ * the pipe, as before.  The two rt_sigprocmask calls are made by
+ * libcrash.so's constructor (preload.c, cr_mem_proof_at_load: at load, not
+ * in a process's first capture), process_vm_readv by the first proof: a
+ * seccomp filter that kills on process_vm_readv (systemd's
+ * SystemCallFilter=~@debug or ~@ipc) would otherwise kill at start-up
+ * every preloaded process, crashing or not.  Emulators that share the
+ * address space and hand the call to the kernel (box64's table passes
+ * rt_sigprocmask through) get the kernel's answer.  Never under valgrind,
  * whose memcheck checks the words a system call reads and would report the
  * proof of a page with undefined bytes (its preload is in LD_PRELOAD).  A
  * proof the call then answers with neither EINVAL nor EFAULT (a seccomp
  * filter installed since) turns the proofs to copying for good (prove).
  */
-enum { PROOF_UNKNOWN, PROOF_SIGMASK, PROOF_COPY };
+/* PROOF_ASK: the signal mask answered as the kernel's at load; the first
+   proof asks whether the kernel runs the call (process_vm_readv). */
+enum { PROOF_UNKNOWN, PROOF_SIGMASK, PROOF_COPY, PROOF_ASK };
 #define CR_PROOF_HOW (-1)	/* SIG_BLOCK, SIG_UNBLOCK and SIG_SETMASK are 0-2 */
 /* The last page of the address space: the kernel's half on each of our
    arches (x86_64, aarch64 with or without tags, riscv64, loongarch64). */
@@ -246,41 +251,58 @@ void cr_mem_env(const char *ld_preload)
 	__atomic_store_n(&proof_env, 1 + vg, __ATOMIC_RELEASE);
 }
 
-static __attribute__((noinline)) int proof_decide(void)
+/* The decision (above); at_load: its rt_sigprocmask half only, PROOF_ASK
+   for the first proof to finish. */
+static __attribute__((noinline)) int proof_decide(int at_load)
 {
 	extern char **environ;
-	uint64_t method = PROOF_COPY;
+	uint64_t method = __atomic_load_n(&proof_method, __ATOMIC_ACQUIRE);
 
-	/* Without libcrash.so's constructor (the unit tests): the environment
-	   now.  Its one name here, not cr_env_read: the fuzz targets and
-	   anything else that links mem.c without options.c (tests/fuzz/run.sh). */
-	if (__atomic_load_n(&proof_env, __ATOMIC_ACQUIRE) == 0) {
-		const char *pre = NULL;
+	if (method == PROOF_UNKNOWN) {
+		/* Without libcrash.so's constructor (the unit tests): the
+		   environment now.  Its one name here, not cr_env_read: the fuzz
+		   targets and anything else that links mem.c without options.c
+		   (tests/fuzz/run.sh). */
+		if (__atomic_load_n(&proof_env, __ATOMIC_ACQUIRE) == 0) {
+			const char *pre = NULL;
 
-		for (char **e = environ; e && *e; e++)
-			if (cr_strncmp(*e, "LD_PRELOAD=", 11) == 0) {
-				pre = *e + 11;
-				break;
-			}
-		cr_mem_env(pre);
+			for (char **e = environ; e && *e; e++)
+				if (cr_strncmp(*e, "LD_PRELOAD=", 11) == 0) {
+					pre = *e + 11;
+					break;
+				}
+			cr_mem_env(pre);
+		}
+		method = PROOF_COPY;
+		if (__atomic_load_n(&proof_env, __ATOMIC_ACQUIRE) == 1 &&
+		    sigmask_readable((uintptr_t)&proof_method) &&
+		    cr_sys_sigprocmask(CR_PROOF_HOW, (const uint64_t *)(uintptr_t)CR_KERNEL_HALF,
+				       NULL) == -EFAULT)
+			method = PROOF_ASK;
 	}
-	if (__atomic_load_n(&proof_env, __ATOMIC_ACQUIRE) == 1 &&
-	    cr_sys_process_vm_readv(0, NULL, 0, NULL, 0) == 0 &&
-	    sigmask_readable((uintptr_t)&proof_method) &&
-	    cr_sys_sigprocmask(CR_PROOF_HOW, (const uint64_t *)(uintptr_t)CR_KERNEL_HALF, NULL) ==
-		    -EFAULT)
-		method = PROOF_SIGMASK;
+	if (method == PROOF_ASK && !at_load)
+		method = cr_sys_process_vm_readv(0, NULL, 0, NULL, 0) == 0 ? PROOF_SIGMASK
+									 : PROOF_COPY;
 	__atomic_store_n(&proof_method, method, __ATOMIC_RELEASE);
 	return (int)method;
 }
 
+void cr_mem_proof_at_load(void)
+{
+	if (__atomic_load_n(&proof_method, __ATOMIC_ACQUIRE) == PROOF_UNKNOWN)
+		proof_decide(1);
+}
+
 int cr_mem_proof_method(int force)
 {
+	uint64_t method;
+
 	if (force)
 		__atomic_store_n(&proof_method, (uint64_t)force, __ATOMIC_RELEASE);
-	else if (__atomic_load_n(&proof_method, __ATOMIC_ACQUIRE) == PROOF_UNKNOWN)
-		return proof_decide();
-	return (int)__atomic_load_n(&proof_method, __ATOMIC_ACQUIRE);
+	method = __atomic_load_n(&proof_method, __ATOMIC_ACQUIRE);
+	if (method == PROOF_UNKNOWN || method == PROOF_ASK)
+		return proof_decide(0);
+	return (int)method;
 }
 
 /* prove() with the pipe fallback: one read per page (no scatter list). */
@@ -308,8 +330,8 @@ CR_HOT static unsigned prove(struct cr_mem_fast *f, uint64_t c, unsigned want, u
 	if (want > CR_PROVE_MAX)
 		want = CR_PROVE_MAX;
 	method = (int)__atomic_load_n(&proof_method, __ATOMIC_ACQUIRE);
-	if (__builtin_expect(method == PROOF_UNKNOWN, 0))
-		method = proof_decide();
+	if (__builtin_expect(method == PROOF_UNKNOWN || method == PROOF_ASK, 0))
+		method = proof_decide(0);
 	if (method == PROOF_SIGMASK && (mod || (c >= f->stk_lo && c <= f->stk_next && f->stk_lo))) {
 		long r = -EINVAL;
 

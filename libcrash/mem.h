@@ -54,6 +54,13 @@ int cr_mem_init(void);
 int cr_mem_proof_method(int force);
 
 /*
+ * The decision's part that any seccomp filter lets through (two
+ * rt_sigprocmask calls), for libcrash.so's constructor; the first proof
+ * makes the rest (one process_vm_readv).  AS-safe.
+ */
+void cr_mem_proof_at_load(void);
+
+/*
  * LD_PRELOAD as the environment has it (NULL: unset), seen by the
  * constructor: valgrind's preload there means no proofs by the signal mask.
  */

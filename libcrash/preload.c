@@ -13,9 +13,11 @@ __attribute__((constructor)) static void crash_preload(void)
 
 	cr_env_read(&e, environ);
 	cr_mem_env(e.v[CR_ENV_LD_PRELOAD]);	/* valgrind's? (mem.h) */
-	/* How memory is proven, decided here (three system calls) rather than
-	   in a process's first capture, reports or not (mem.c, issue 20). */
-	cr_mem_proof_method(0);
+	/* How memory is proven: two of the decision's three system calls made
+	   here rather than in a process's first capture (mem.c, issue 20); the
+	   third, process_vm_readv, is left to the first proof, since a seccomp
+	   filter may kill on it. */
+	cr_mem_proof_at_load();
 	if (e.v[CR_ENV_DISABLE] && *e.v[CR_ENV_DISABLE]) {
 		int off = cr_opt_bool(e.v[CR_ENV_DISABLE]);
 

@@ -16,6 +16,10 @@
  *                        readable (everyone released at once), then SIGSEGV
  *   seccomp CALL         trap getpid, openat or write with a seccomp filter
  *                        (SECCOMP_RET_TRAP), then SIGSEGV; exit 77 without seccomp
+ *   kill-exec PROG ARGS  a seccomp filter that kills the process on process_vm_readv
+ *                        (SECCOMP_RET_KILL_PROCESS, as systemd's SystemCallFilter=
+ *                        without SystemCallErrorNumber=), then exec PROG; exit 77
+ *                        without seccomp
  *   fdpass SOCK          send SOCK a datagram with no payload and a memfd
  *                        (SCM_RIGHTS), as libcrash does for a long report: a
  *                        probe of the kernel (or emulator) the test runs on
@@ -247,6 +251,29 @@ static int seccomp_segv(const char *call)
 	return 1;
 }
 
+/* PROG started under a filter that kills on process_vm_readv. */
+static int kill_exec(char **argv)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH_NR, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0) {
+		fprintf(stderr, "outhelper: seccomp unavailable: %s\n", strerror(errno));
+		return 77;
+	}
+	execv(argv[0], argv);
+	return fail("execv");
+}
+
 /* A memfd holding one journal field, passed with an empty payload. */
 static int fdpass(const char *path)
 {
@@ -304,9 +331,11 @@ int main(int argc, char **argv)
 		return wait_segv(argv[2], argv[3]);
 	if (strcmp(mode, "seccomp") == 0 && argc == 3)
 		return seccomp_segv(argv[2]);
+	if (strcmp(mode, "kill-exec") == 0 && argc >= 3)
+		return kill_exec(argv + 2);
 	if (strcmp(mode, "fdpass") == 0 && argc == 3)
 		return fdpass(argv[2]);
 	fprintf(stderr, "usage: outhelper exit | fill-segv | daemon DATA | daemon-dup2 DATA REPORT |"
-			" winch | wait-segv GO READY | seccomp getpid|openat|write\n");
+			" winch | wait-segv GO READY | seccomp getpid|openat|write | kill-exec PROG ARGS\n");
 	return 2;
 }

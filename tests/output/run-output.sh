@@ -402,6 +402,21 @@ else
 	done
 fi
 
+# A filter that kills on process_vm_readv (systemd's SystemCallFilter= without
+# SystemCallErrorNumber=), installed before exec: a program that does not crash lives as it
+# would without libcrash; libcrash makes that call only for a capture or a report.
+run kx.probe -- "$HELPER" kill-exec "$HELPER" exit
+if [ "$STATUS" = "exit 77" ] || [ -n "$RUN" ]; then
+	skip "seccomp kill filter at start-up" \
+		"$(sed -n 's/^outhelper: //p' "$TMPD/kx.probe.err")${RUN:+ (under an emulator: exec)}"
+else
+	is "$STATUS" "exit 0" "a filter that kills on process_vm_readv, without libcrash: exit 0"
+	run kx.1 LD_PRELOAD="$LIBCRASH" -- "$HELPER" kill-exec "$HELPER" exit
+	is "$STATUS" "exit 0" "the same filter, libcrash preloaded: exit 0, not SIGSYS at start-up"
+	run kx.2 CRASH_DISABLE=1 -- "$HELPER" kill-exec "$LINKED" exit
+	is "$STATUS" "exit 0" "the same filter, linked and crash_install() in main: exit 0"
+fi
+
 # ---------------------------------------------------------------- 12. journald
 # A listener of our own at CRASH_JOURNAL_SOCKET prints the fields it received
 # (tests/output/journal-listen.c).  listen_run TAG ENV... -- PROG ARGS: the listener's output

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -231,7 +232,8 @@ static void past_eof(void)
 
 /*
  * Refused with EPERM, other calls allowed: 1, rt_sigprocmask with the
- * proofs' `how` (-1); 2, process_vm_readv.
+ * proofs' `how` (-1); 2, process_vm_readv; 3, process_vm_readv kills the
+ * process (SIGSYS), as systemd's SystemCallFilter= does.
  */
 static int deny(int what)
 {
@@ -251,6 +253,9 @@ static int deny(int what)
 	};
 	struct sock_filter *code = what == 1 ? sigmask : vmreadv;
 	size_t n = what == 1 ? sizeof(sigmask) / sizeof(sigmask[0]) : sizeof(vmreadv) / sizeof(vmreadv[0]);
+
+	if (what == 3)
+		vmreadv[2].k = SECCOMP_RET_KILL_PROCESS;
 	struct sock_fprog prog = { (unsigned short)n, code };
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
@@ -282,6 +287,38 @@ static int decided(int vg, int refuse)
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st);
+}
+
+/*
+ * The decision's half at load (libcrash.so's constructor), in a child that
+ * has made no proof yet: refuse (deny's what) installed before it (kill,
+ * 3) or after it (2), then the decision finished as the first proof
+ * would, unless refuse is 3.  Exit 1 + the method, 9 after the half alone,
+ * 0 if the child could not set that up; killed by SIGSYS: -2.
+ */
+static int at_load(int refuse)
+{
+	int st;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		cr_mem_env(getenv("LD_PRELOAD"));
+		if (refuse == 3 && deny(3) < 0)
+			_exit(0);
+		cr_mem_proof_at_load();
+		if (refuse == 3)
+			_exit(9);
+		if (refuse && deny(refuse) < 0)
+			_exit(0);
+		_exit(1 + cr_mem_proof_method(0));
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		return -1;
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS)
+		return -2;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
 /*
@@ -344,6 +381,17 @@ int main(void)
 		printf("ok %d # SKIP no seccomp filter\n", ++tap_n);
 	else
 		tap_is_i64(d, 3, "process_vm_readv refused (no telling the kernel runs the call): not the signal mask");
+	tap_is_i64(at_load(0), native + 1, "decided half at load, half at the first proof: the same method");
+	d = at_load(3);
+	if (d == 0)
+		printf("ok %d # SKIP no seccomp filter\n", ++tap_n);
+	else
+		tap_is_i64(d, 9, "at load under a filter that kills on process_vm_readv: no such call, alive");
+	d = at_load(2);
+	if (d == 0)
+		printf("ok %d # SKIP no seccomp filter\n", ++tap_n);
+	else
+		tap_is_i64(d, 3, "process_vm_readv refused after load, at the first proof: not the signal mask");
 	d = refused_later();
 	if (d == 0)
 		printf("ok %d # SKIP not the signal mask here, or no seccomp filter\n", ++tap_n);
