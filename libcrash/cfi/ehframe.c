@@ -635,10 +635,11 @@ static inline __attribute__((always_inline)) int entry(struct table *t, uint64_t
  * close pc in.  Functions are near enough one size that a long table's
  * search stays on the page of its guess and the table's two ends (a page
  * proven for each, not one for each halving nor the whole table: libc's
- * first capture proves 2 of its 8, its hdr's page being remembered).  Halving in a shorter table (the whole of it in place: no proof
- * to spare, and a guess costs more instructions than it saves), from
- * GUIDED_MIN entries down (a page holds 512), and after GUIDED steps: at
- * most GUIDED + 64 steps in all, whatever the table holds.
+ * first capture proves 2 of its 8, its hdr's page being remembered).
+ * Halving in a shorter table (the whole of it in place: no proof to spare,
+ * and a guess costs more instructions than it saves), from GUIDED_MIN
+ * entries down (a page holds 512), and after GUIDED steps: at most
+ * GUIDED + 64 steps in all, whatever the table holds.
  */
 #define GUIDED 14
 _Static_assert(GUIDED_MIN > NEAR, "a probe NEAR on stays inside");

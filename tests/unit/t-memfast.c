@@ -381,7 +381,8 @@ int main(void)
 		printf("ok %d # SKIP no seccomp filter\n", ++tap_n);
 	else
 		tap_is_i64(d, 3, "process_vm_readv refused (no telling the kernel runs the call): not the signal mask");
-	tap_is_i64(at_load(0), native + 1, "decided half at load, half at the first proof: the same method");
+	tap_is_i64(at_load(0), native + 1,
+		   "decided half at load, half at the first proof: the same method");
 	d = at_load(3);
 	if (d == 0)
 		printf("ok %d # SKIP no seccomp filter\n", ++tap_n);
