@@ -85,6 +85,37 @@ if [ -x "$LISTEN" ]; then
 else
 	skip "abort to journald, a stand-in listening" "no tests/output/journal-listen"
 fi
+# At load: the calls a program makes with libcrash that it does not make without, in a
+# process that does not crash (preloaded, and linked with crash_install() in main).  A
+# filter that kills on one of these kills the program at start-up, crash or not, so they
+# are only calls every filter lets through (docs/design.md: process_vm_readv waits for
+# the first capture).
+names() { # TRACE
+	grep -oE '^[0-9]+ +[a-z_0-9]+\(' "$1" | sed -E 's/^[0-9]+ +//; s/\($//' | sort -u
+}
+at_load="rt_sigaction rt_sigprocmask sigaltstack"
+start() { # NAME TRACE-WITH TRACE-WITHOUT [WANT]: the calls libcrash added
+	local added want=${4:-$at_load}
+	added=$(comm -13 <(names "$3") <(names "$2"))
+	check "$1: traced" test -n "$(names "$2")"
+	is "$(echo $added)" "$want" "$1: the calls libcrash adds at load are $want"
+}
+strace -f -qq -o "$TMPD/start.0" env /bin/true
+strace -f -qq -o "$TMPD/start.1" env LD_PRELOAD="$LIBCRASH" /bin/true
+start "/bin/true preloaded" "$TMPD/start.1" "$TMPD/start.0"
+# The output file opened at install: its identity (statx), its descriptor moved up (fcntl).
+strace -f -qq -o "$TMPD/start.4" env CRASH_OUTPUT="$TMPD/start.txt" LD_PRELOAD="$LIBCRASH" /bin/true
+start "/bin/true preloaded, the report to a file" "$TMPD/start.4" "$TMPD/start.0" \
+	"fcntl $at_load statx"
+HELPER=$top_builddir/tests/output/outhelper
+if [ -x "$HELPER-linked" ] && [ -x "$HELPER" ]; then
+	strace -f -qq -o "$TMPD/start.2" env "$HELPER" exit 2>/dev/null
+	strace -f -qq -o "$TMPD/start.3" env CRASH_DISABLE=1 "$HELPER-linked" exit 2>/dev/null
+	start "linked, crash_install() in main" "$TMPD/start.3" "$TMPD/start.2"
+else
+	skip "linked, crash_install() in main: the calls at load" "no tests/output/outhelper-linked"
+fi
+
 # What the cases reached together: the output kinds' own calls, seen (a table
 # that only grows would pass the checks above with calls nobody makes; these
 # show the traces reach what they are meant to).
