@@ -53,13 +53,15 @@ dis=$($OBJDUMP -d --no-show-raw-insn "$so" 2>/dev/null || true)
 refs() {
 	printf '%s\n' "${2-$dis}" | awk -v re="^<($1)(@plt)?>\$" '
 		/^[0-9a-f]+ <.*>:$/ {f = $2; pa = ""; next}
-		# riscv64: an address is auipc + add(i); an add(i) whose register
-		# no auipc just set is arithmetic that objdump named anyway (gcc 12:
-		# "add a1,a1,12 # 200c <sysv_signal>" in a loop over a constant).
+		# riscv64: an address is auipc + add(i); an add(i) or add(i)w whose
+		# register no auipc just set is arithmetic that objdump named anyway
+		# (gcc 12: "add a1,a1,12 # 200c <sysv_signal>" in a loop over a
+		# constant; clang: "lui a1,0x13; addw a1,a1,-1216 # 12b40
+		# <crash_preload>", an offset into a struct that equals that address).
 		{ was = pa; pa = ($2 == "auipc") ? substr($3, 1, index($3, ",") - 1) : "" }
 		$NF !~ re {next}
-		/#/ && ($2 == "add" || $2 == "addi") && was == "" {next}
-		/#/ && ($2 == "add" || $2 == "addi") && substr($3, index($3, ",") + 1) !~ "^" was "," {next}
+		/#/ && $2 ~ /^addi?w?$/ && was == "" {next}
+		/#/ && $2 ~ /^addi?w?$/ && substr($3, index($3, ",") + 1) !~ "^" was "," {next}
 		/#/ && $2 ~ /^(l[bhwd]u?|s[bhwd]|fl[wd]|fs[wd]|ld[rp].*|st[rp].*|ld\.[bhwd]u?|st\.[bhwd]|ldptr\..*|stptr\..*|mov[a-z]*)$/ {next}
 		$2 == "adrp" {next}
 		{sub(/^</, "", f); sub(/>:$/, "", f); sub(/\..*/, "", f); print f}' |
@@ -71,6 +73,9 @@ fake='0000000000001000 <caller_jal>:
 0000000000001010 <caller_jalr>:
     1010:	auipc	ra,0x1
     1014:	jalr	-16(ra) # 2000 <target@plt>
+0000000000001018 <arith>:
+    1018:	lui	a1,0x2
+    101c:	addw	a1,a1,0 # 2000 <target>
 0000000000001020 <loader>:
     1020:	lbu	a1,0(s2) # 2000 <target>
     1024:	ldr	x0, [x1] # 2000 <target>
