@@ -224,9 +224,10 @@ static long call_nr(const char *call)
 	return -1;
 }
 
-static int seccomp_segv(const char *call)
+/* A seccomp filter on this process and what it runs: call nr gets action,
+   every other call goes through.  0, or 77 (said so) without seccomp. */
+static int filter_call(long nr, unsigned action)
 {
-	long nr = call_nr(call);
 	struct sock_filter f[] = {
 		/* Another arch's calls (x32, compat) are not the ones named. */
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
@@ -234,18 +235,28 @@ static int seccomp_segv(const char *call)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP),
+		BPF_STMT(BPF_RET | BPF_K, action),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
 	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
 
-	if (nr < 0)
-		return 2;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0) {
 		fprintf(stderr, "outhelper: seccomp unavailable: %s\n", strerror(errno));
 		return 77;
 	}
+	return 0;
+}
+
+static int seccomp_segv(const char *call)
+{
+	long nr = call_nr(call);
+	int r;
+
+	if (nr < 0)
+		return 2;
+	if ((r = filter_call(nr, SECCOMP_RET_TRAP)) != 0)
+		return r;
 	/* From here on no call that the filter traps: straight to the fault. */
 	crash();
 	return 1;
@@ -254,22 +265,10 @@ static int seccomp_segv(const char *call)
 /* PROG started under a filter that kills on process_vm_readv. */
 static int kill_exec(char **argv)
 {
-	struct sock_filter f[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ARCH_NR, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = sizeof(f) / sizeof(f[0]), .filter = f };
+	int r = filter_call(SYS_process_vm_readv, SECCOMP_RET_KILL_PROCESS);
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) < 0) {
-		fprintf(stderr, "outhelper: seccomp unavailable: %s\n", strerror(errno));
-		return 77;
-	}
+	if (r != 0)
+		return r;
 	execv(argv[0], argv);
 	return fail("execv");
 }

@@ -253,11 +253,10 @@ static int deny(int what)
 	};
 	struct sock_filter *code = what == 1 ? sigmask : vmreadv;
 	size_t n = what == 1 ? sizeof(sigmask) / sizeof(sigmask[0]) : sizeof(vmreadv) / sizeof(vmreadv[0]);
+	struct sock_fprog prog = { (unsigned short)n, code };
 
 	if (what == 3)
 		vmreadv[2].k = SECCOMP_RET_KILL_PROCESS;
-	struct sock_fprog prog = { (unsigned short)n, code };
-
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return -1;
 	return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog);
