@@ -1375,27 +1375,59 @@ static int may_hold_code(unsigned tag)
  * misses it would take: after the DIE, at pos); inlined code there is not
  * (whether the walk goes into it depends on the pc).
  */
+/*
+ * A new entry of the record for the subprogram DIE at off (in the section)
+ * at depth, read after dies DIEs, with no span yet (read again for each
+ * pc); NULL when the unit cannot be recorded (x->norec).
+ */
+_Static_assert(CR_DWINFO_MAX_DIES <= 1u << 24 && (CR_DWINFO_MAX_DIES & (CR_DWINFO_MAX_DIES - 1)) == 0,
+	       "a record's dies field is 24 bits, read with a mask");
+static struct cr_dwwalk_sub *rec_new(struct ctx *x, uint64_t off, unsigned depth, uint32_t dies)
+{
+	struct cr_dwwalk_sub *e;
+
+	if (x->nrec == x->maxrec || off < x->cu.off || off - x->cu.off > UINT32_MAX ||
+	    depth > 255 || dies >= CR_DWINFO_MAX_DIES) {
+		x->norec = 1;
+		return NULL;
+	}
+	e = &x->rec[x->nrec++];
+	e->off = (uint32_t)(off - x->cu.off);
+	e->dd = dies | (uint32_t)depth << 24;
+	e->lo = e->len = 0;
+	return e;
+}
+
+/* e's code is [lo, hi): kept when it fits the entry's fields (a lo below
+   the base wraps above them), else e stays one to read again (the same
+   answers, more slowly). */
+static void rec_span(const struct ctx *x, struct cr_dwwalk_sub *e, uint64_t lo, uint64_t hi)
+{
+	uint64_t base = x->cu.low_pc;
+
+	if (lo - base <= UINT32_MAX && hi > lo && hi - lo <= UINT32_MAX) {
+		e->lo = (uint32_t)(lo - base);
+		e->len = (uint32_t)(hi - lo);
+	}
+}
+
 static void record(struct ctx *x, const struct die *d, unsigned depth, uint64_t pos)
 {
 	struct cr_dwwalk_sub *e;
 	const struct val *sib = &d->a[A_SIBLING];
+	uint64_t lo, hi;
 
-	if (d->tag != DW_TAG_subprogram || x->nrec == x->maxrec) {
+	if (d->tag != DW_TAG_subprogram) {
 		x->norec = 1;
 		return;
 	}
-	e = &x->rec[x->nrec++];
-	e->off = d->off;
-	e->depth = depth;
-	e->dies = x->dies;
-	e->ranges = 1;
-	if (d->a[A_RANGES].cls == V_NONE && addr_of(x, &d->a[A_LOW], &e->lo) == 0) {
-		if (d->a[A_HIGH].cls == V_CONST) {
-			e->hi = e->lo + d->a[A_HIGH].u;
-			e->ranges = 0;
-		} else if (addr_of(x, &d->a[A_HIGH], &e->hi) == 0) {
-			e->ranges = 0;
-		}
+	if (!(e = rec_new(x, d->off, depth, x->dies)))
+		return;
+	if (d->a[A_RANGES].cls == V_NONE && addr_of(x, &d->a[A_LOW], &lo) == 0) {
+		if (d->a[A_HIGH].cls == V_CONST)
+			rec_span(x, e, lo, lo + d->a[A_HIGH].u);
+		else if (addr_of(x, &d->a[A_HIGH], &hi) == 0)
+			rec_span(x, e, lo, hi);
 	}
 	x->sib = d->children && sib->cls == V_REF && sib->u >= pos && sib->u < x->cu.end ? sib->u : 0;
 }
@@ -1615,17 +1647,10 @@ static void walk_fast(struct ctx *x, const uint8_t *u, struct cr_cursor *c, uint
 			if (lo <= pc && pc < hi)
 				break;	/* the chain's subprogram */
 			if (rec) {	/* record() */
-				if (x->nrec == x->maxrec) {
-					x->norec = 1;
-				} else {
-					struct cr_dwwalk_sub *r = &x->rec[x->nrec++];
+				struct cr_dwwalk_sub *r = rec_new(x, cuoff + pos, d, k);
 
-					r->off = cuoff + pos;
-					r->depth = d;
-					r->dies = k;
-					r->ranges = 0;
-					r->lo = lo;
-					r->hi = hi;
+				if (r) {
+					rec_span(x, r, lo, hi);
 					x->sib = children && sib != UINT64_MAX ? cuoff + sib : 0;
 				}
 			}
@@ -1961,12 +1986,13 @@ static int resume(struct ctx *x, const struct cr_dwwalks *w, unsigned u, uint64_
 
 	for (uint32_t k = 0; k < w->unit[u].n; k++) {
 		const struct cr_dwwalk_sub *e = &w->sub[w->unit[u].first + k];
+		uint64_t off = x->cu.off + e->off;
 
-		if (!e->ranges) {
-			if (pc < e->lo || pc >= e->hi)
+		if (e->len) {
+			if (pc - x->cu.low_pc - e->lo >= e->len)
 				continue;
 		} else {
-			cr_cursor_init(c, s->mem, s->lo + e->off, s->lo + x->cu.end);
+			cr_cursor_init(c, s->mem, s->lo + off, s->lo + x->cu.end);
 			if ((ret = read_die(x, c, d)) != 0)
 				return ret > 0 ? -CR_EINVAL : ret;
 			if ((ret = die_pc(x, d, pc, &has, &hit, &low)) < 0)
@@ -1974,9 +2000,9 @@ static int resume(struct ctx *x, const struct cr_dwwalks *w, unsigned u, uint64_
 			if (!hit)
 				continue;
 		}
-		cr_cursor_init(c, s->mem, s->lo + e->off, s->lo + x->cu.end);
-		*depth = e->depth;
-		*dies = e->dies;
+		cr_cursor_init(c, s->mem, s->lo + off, s->lo + x->cu.end);
+		*depth = e->dd >> 24;
+		*dies = e->dd & (CR_DWINFO_MAX_DIES - 1);
 		return 0;
 	}
 	cr_cursor_init(c, s->mem, s->lo + w->unit[u].stop, s->lo + x->cu.end);
@@ -2055,7 +2081,7 @@ int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 	}
 	x.walk = 0;
 	if (x.rec && !x.norec && i < CR_DWINFO_MAX_DIES &&
-	    ((ret > 0 && x.nrec && ch[0].die == x.rec[x.nrec - 1].off) ||
+	    ((ret > 0 && x.nrec && ch[0].die == x.cu.off + x.rec[x.nrec - 1].off) ||
 	     (nch == 0 && c.pos >= c.end))) {
 		/* Recorded: the next walk that misses the last subprogram goes on
 		   after it (its sibling jump, else its end: its DIEs were read).
@@ -2069,7 +2095,8 @@ int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 		w->unit[u].stop = x.sib && nch ? x.sib : c.pos - s->lo;
 		w->unit[u].stop_depth = nch ? ch[0].depth : depth;
 		w->unit[u].stop_dies =
-			x.sib && nch ? x.rec[x.nrec - 1].dies + 1 : (nch ? i + 1 : i);
+			x.sib && nch ? (x.rec[x.nrec - 1].dd & (CR_DWINFO_MAX_DIES - 1)) + 1
+				     : (nch ? i + 1 : i);
 		w->used += x.nrec;
 	}
 	if (i == CR_DWINFO_MAX_DIES)

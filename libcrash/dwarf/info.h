@@ -292,10 +292,19 @@ int cr_dwinfo_inlines_ab(const struct cr_dwinfo_src *src, const struct cr_dwcu *
  */
 #define CR_DWWALK_UNITS 64
 #define CR_DWWALK_SUBS (1u << 16)
+/*
+ * 16 bytes, so that a unit's record of thousands of subprograms costs few
+ * fresh pages (a unity unit of 2,000 functions: 40-byte records touched
+ * 106 pages of the mapping in the symbols benchmark, at ~10 us each on a
+ * host that pays for first touches; docs/performance.md).
+ */
 struct cr_dwwalk_sub {
-	uint64_t off, lo, hi;	/* in .debug_info; [lo, hi) if !ranges */
-	uint32_t depth, dies;	/* its depth, and the DIEs the walk read before it */
-	uint8_t ranges;		/* read it again for each pc */
+	uint32_t off;	/* of its DIE, from the unit's start */
+	uint32_t lo;	/* its low pc, from the unit's DW_AT_low_pc (0 if absent) */
+	uint32_t len;	/* [lo, lo + len) holds its code; 0: read the DIE again for
+			   each pc (DW_AT_ranges, or an address that does not fit) */
+	uint32_t dd;	/* the DIEs the walk read before it (bits 0-23), its
+			   depth (bits 24-31) */
 };
 struct cr_dwwalks {
 	struct cr_dwwalk_sub *sub;	/* room for CR_DWWALK_SUBS, or NULL */

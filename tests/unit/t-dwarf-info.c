@@ -1237,6 +1237,69 @@ static void fast_check(uint64_t pc, const char *want, unsigned want_fast, const 
 	tap_is_u64(nf, want_fast, msg);
 }
 
+/*
+ * A unit's record (cr_dwwalks) made by a walk that passes every subprogram
+ * of the fast unit: 16-byte entries whose spans count from the unit's
+ * DW_AT_low_pc; with the low_pc moved above f and g, theirs do not fit and
+ * are read again.  Either way every pc gets the frames of a walk without a
+ * record.
+ */
+static void records_check(void)
+{
+	static struct cr_dwabbrevs ab;
+	static struct cr_dwwalk_sub subs[CR_DWWALK_SUBS];
+	static const uint64_t pcs[] = { 0x1005, 0x1015, 0x1150, 0x1250, 0x12a0, 0x1400, 0x1100 };
+	static const struct {
+		uint64_t base;
+		uint32_t lo[4], len[4];
+		const char *what;
+	} cases[] = {
+		{ 0x1000, { 0, 0x100, 0x200, 0x280 }, { 0x100, 0x100, 0x80, 0x80 },
+		  "a unit's record: f, g, k, h from the unit's low_pc" },
+		{ 0x1180, { 0, 0, 0x80, 0x100 }, { 0, 0, 0x80, 0x80 },
+		  "a unit's record: f and g below the unit's low_pc, to be read again" },
+	};
+	struct buf save = fi;
+	char msg[160];
+
+	_Static_assert(sizeof(struct cr_dwwalk_sub) == 16, "16-byte records");
+	for (unsigned k = 0; k < CR_ARRAY_SIZE(cases); k++) {
+		struct cr_dwframe f1[8], f2[8];
+		struct cr_dwwalks w;
+		struct cr_dwcu cu;
+		unsigned n1, n2, ok = 1, same = 0;
+
+		patch(&fi, 13, cases[k].base, 8);	/* the unit's DW_AT_low_pc */
+		if (cr_dwinfo_unit(&fsrc, 0, &cu) < 0 || cu.low_pc != cases[k].base) {
+			tap_ok(0, cases[k].what);
+			continue;
+		}
+		memset(&w, 0, sizeof(w));
+		w.sub = subs;
+		ab.mem = NULL;
+		cr_dwinfo_inlines_wk(&fsrc, &cu, 0x1400, f2, 8, &n2, &ab, &w);
+		ok = w.nunits == 1 && w.unit[0].n == 4;
+		for (unsigned i = 0; ok && i < 4; i++)
+			ok = subs[i].lo == cases[k].lo[i] && subs[i].len == cases[k].len[i] &&
+			     subs[i].dd >> 24 == 1;
+		tap_ok(ok, cases[k].what);
+		for (unsigned i = 0; i < CR_ARRAY_SIZE(pcs); i++) {
+			int r1 = cr_dwinfo_inlines(&fsrc, &cu, pcs[i], f1, 8, &n1);
+			int r2 = cr_dwinfo_inlines_wk(&fsrc, &cu, pcs[i], f2, 8, &n2, &ab, &w);
+			int eq = r1 == r2 && (r1 < 0 || n1 == n2);
+
+			for (unsigned j = 0; eq && r1 == 0 && j < n1; j++)
+				eq = f1[j].die == f2[j].die && f1[j].low == f2[j].low &&
+				     f1[j].name.pos == f2[j].name.pos && f1[j].inlined == f2[j].inlined;
+			same += eq;
+		}
+		snprintf(msg, sizeof(msg), "%s: every pc's frames as without the record", cases[k].what);
+		tap_is_u64(same, CR_ARRAY_SIZE(pcs), msg);
+	}
+	fi = save;
+	patch(&fi, 13, 0x1000, 8);
+}
+
 static void fast(void)
 {
 	static struct cr_dwabbrevs ab;
@@ -1290,6 +1353,7 @@ static void fast(void)
 	fast_check(0x1250, "k", 10, "in place 0x1250: g passed (its exprloc), high_pc an address");
 	fast_check(0x12a0, "_ZN1n1m1hEv", 11, "in place 0x12a0: after k passed");
 	fast_check(0x1400, "error -2", 13, "in place 0x1400: none (the unit's end in place)");
+	records_check();
 
 	/* Hostile: every truncation, and every byte of the unit's DIEs set to
 	   each of a few values, give the walk without decoded abbreviations'
