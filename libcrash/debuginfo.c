@@ -743,6 +743,7 @@ static int image_open(struct cr_dbgset *s, struct cr_dbgimage *im, const struct 
 	im->dev_minor = mf.dev_minor;
 	im->set = s;
 	cr_mem_buffer(&im->file, 0, mf.p, (size_t)mf.len);
+	im->file.populate = 1;	/* a mapping of the file: long reads mapped ahead */
 	if (zroom(s, im, sec, z) < 0)
 		return -CR_ENOINFO;	/* the caller closes what is open */
 	for (int k = 0; k < CR_DS_N; k++)

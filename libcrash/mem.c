@@ -161,6 +161,32 @@ void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t le
 }
 
 /*
+ * The start rounded down to 64 KiB, a multiple of every page size of the
+ * four arches (4, 16 or 64 KiB), but not below the mapping's start (buf,
+ * from mmap: page-aligned), where madvise would find no mapping and do
+ * nothing.
+ */
+#define POPULATE_ALIGN (64u << 10)
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22	/* Linux 5.14 */
+#endif
+void cr_mem_populate(const struct cr_mem *m, const void *p, uint64_t len)
+{
+	uintptr_t a = (uintptr_t)p & ~(uintptr_t)(POPULATE_ALIGN - 1), e;
+
+	if (!m->populate || len < CR_POPULATE_MIN || (uintptr_t)p < (uintptr_t)m->buf)
+		return;
+	if (a < (uintptr_t)m->buf)
+		a = (uintptr_t)m->buf;
+	if (len > CR_POPULATE_MAX)
+		len = CR_POPULATE_MAX;
+	e = (uintptr_t)p + (uintptr_t)len;
+	if (e <= a)
+		return;
+	(void)CR_SYS3(SYS_madvise, a, e - a, MADV_POPULATE_READ);
+}
+
+/*
  * Prove chunk c and the chunks above it, at least `ahead` (CR_PROVE_AHEAD or
  * CR_PROVE_MOD_AHEAD, below) and at least want (at most CR_PROVE_MAX), in one
  * system call: a byte of each, as separate remote iovecs.  The kernel copies

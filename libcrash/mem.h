@@ -29,6 +29,13 @@ struct cr_mem {
 	 * view asked of it (debuginfo.c).
 	 */
 	uint32_t view_max;
+	/*
+	 * Views are of a file's mapping: a long read of them is worth asking
+	 * the kernel to map ahead (cr_mem_populate), one call instead of a
+	 * page fault every 16 pages, each of which costs a hypervisor's trap
+	 * on some hosts (docs/performance.md, stop 41).
+	 */
+	uint8_t populate;
 };
 
 /*
@@ -147,6 +154,18 @@ static inline int cr_mem_fast_read64(struct cr_mem_fast *f, uint64_t addr, uint6
 
 /* Buffer-backed memory for tests: bytes appear at [addr, addr + len). */
 void cr_mem_buffer(struct cr_mem *m, uint64_t addr, const void *bytes, size_t len);
+
+/*
+ * About to read [p, p + len) of a view of m from start to end (a DWARF
+ * unit's DIEs, a line program): if m's views are of a file's mapping, its
+ * pages (at most CR_POPULATE_MAX bytes from p) are mapped now by
+ * madvise(MADV_POPULATE_READ), which fails without a signal where the file
+ * has no page (truncated) and is refused by kernels before 5.14: either
+ * way the read goes on as before, by page faults.  AS-safe.
+ */
+#define CR_POPULATE_MIN (64u << 10)	/* shorter: the faults cost as much */
+#define CR_POPULATE_MAX (4u << 20)
+void cr_mem_populate(const struct cr_mem *m, const void *p, uint64_t len);
 
 /*
  * [addr, addr + len) readable in place: a pointer to it (m->view: buffer-backed

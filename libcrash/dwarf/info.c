@@ -2062,6 +2062,8 @@ int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 	/* The unit's bytes in place, for walk_fast (the abbreviations decoded
 	   for this unit's sizes). */
 	ub = x.wsteps ? cr_mem_view(s->mem, s->lo + cu->off, cu->end - cu->off) : NULL;
+	if (ub && c.pos < c.end)	/* the walk reads on from c.pos, in order */
+		cr_mem_populate(s->mem, ub + (c.pos - s->lo - cu->off), c.end - c.pos);
 	if (x.ab)
 		ab->nfast = 0;
 	for (; i < CR_DWINFO_MAX_DIES && c.pos < c.end; i++) {

@@ -1134,6 +1134,8 @@ int cr_dwline_find_many(const struct cr_dwline_src *src, uint64_t off, const uin
 	st.found = found;
 	st.npcs = st.left = n;
 	prog = h.unit_end > h.prog ? cr_mem_view(src->line.mem, h.prog, h.unit_end - h.prog) : NULL;
+	if (prog)	/* read in order from its start, to the end unless every pc is found */
+		cr_mem_populate(src->line.mem, prog, h.unit_end - h.prog);
 	ret = prog ? run_fast(&h, prog, prog + (h.unit_end - h.prog), &st) : -CR_ENOSYS;
 	if (ret == -CR_ENOSYS) {	/* run() from the start */
 		for (unsigned i = 0; i < n; i++)

@@ -13,7 +13,7 @@ UNIT_TESTS = \
 	tests/unit/t-sym-nopie tests/unit/t-sys tests/unit/t-str tests/unit/t-sink \
 	tests/unit/t-debuginfo tests/unit/t-dump tests/unit/t-unzstd tests/unit/t-threads \
 	tests/unit/t-abortmsg tests/unit/t-json tests/unit/t-symidx tests/unit/t-recall \
-	tests/unit/t-modmem tests/unit/t-shape tests/unit/t-first
+	tests/unit/t-modmem tests/unit/t-shape tests/unit/t-first tests/unit/t-populate
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
 
