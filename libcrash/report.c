@@ -605,6 +605,8 @@ struct cr_symz {
 	uint16_t uord[SYMS];
 };
 static struct cr_symz symz_store;
+/* The units' records, then the window of a long unit's walk (info.h). */
+#define WALKS_ROOM (CR_DWWALK_SUBS * sizeof(struct cr_dwwalk_sub) + CR_DWWALK_WIN)
 
 /* syms_batch's symbol for pc: 0 and *out, -CR_ENOINFO (none), 1: not in the batch. */
 static int batched_sym(const struct cr_symz *z, const struct cr_module *mod, uint64_t pc,
@@ -653,6 +655,8 @@ static struct cr_symz *symz_get(struct cr_symfiles *files)
 	z->ncache = z->npool = 0;
 	z->ab.mem = NULL;	/* a new report maps files anew */
 	z->walks.sub = NULL;
+	z->walks.win = NULL;
+	z->walks.wmem = NULL;
 	z->walks.used = z->walks.nunits = 0;
 	z->nsyms = 0;
 	z->nspans = z->nunits = 0;	/* a new report maps files anew */
@@ -668,7 +672,7 @@ static void symz_put(struct cr_symz *z)
 		return;
 	cr_dbgset_close(&z->dbg);
 	if (z->walks.sub)
-		cr_sys_munmap(z->walks.sub, CR_DWWALK_SUBS * sizeof(z->walks.sub[0]));
+		cr_sys_munmap(z->walks.sub, WALKS_ROOM);
 	cr_scratch_put(&symz_scratch, z);
 }
 
@@ -801,15 +805,20 @@ static const struct chain *chain_at(struct cr_symz *z, const struct cr_module *m
 		c->im = NULL;
 	lone = c->im && lone_pc(z, c->im, c->cu.off, a);
 	if (c->im && !lone && !z->walks.sub && z->walks.nunits == 0) {
-		/* Room for the units' records (only the pages written are touched). */
-		long p = cr_sys_mmap_sparse(CR_DWWALK_SUBS * sizeof(z->walks.sub[0]));
+		/* Room for the units' records and the long units' window (only
+		   the pages written are touched). */
+		long p = cr_sys_mmap_sparse(WALKS_ROOM);
 
 		z->walks.sub = cr_sys_failed(p) ? NULL : (struct cr_dwwalk_sub *)p;
+		z->walks.win = z->walks.sub ? (uint8_t *)(z->walks.sub + CR_DWWALK_SUBS) : NULL;
+		z->walks.wmem = NULL;
 		z->walks.nunits = z->walks.sub ? 0 : CR_DWWALK_UNITS;	/* failed: not again */
 	}
 	if (c->im && cr_dwinfo_inlines_wk(&c->im->src, &c->cu, a, z->tmpf, CR_DWINFO_MAX_FRAMES,
 					  &n, &z->ab, lone ? NULL : &z->walks) < 0)
 		n = 0;
+	if (c->im)
+		cr_dbg_probe_end(&z->dbg, c->im);	/* the window's file, if it was opened */
 	c->n = (uint16_t)n;
 	if (z->ncache < CHAINS && n <= POOL - z->npool) {
 		struct chain *k = &z->cache[z->ncache++];

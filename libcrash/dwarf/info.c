@@ -1305,8 +1305,16 @@ static int die_name(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t 
 	for (unsigned hop = 0; hop < CR_DWINFO_MAX_REFS; hop++) {
 		if ((ret = goto_unit(x, off)) < 0)
 			return ret;
-		cr_cursor_init(c, s->mem, s->lo + off, s->lo + x->cu.end);
-		if ((ret = read_die(x, c, d)) != 0)
+		/* A declaration far from the walk (a class's, at the unit's
+		   start): by pread where the source has it, not by a page fault
+		   that maps 16 pages for a DIE (the same bytes) */
+		cr_cursor_init(c, x->src->probe ? x->src->probe : s->mem, s->lo + off,
+			       s->lo + x->cu.end);
+		if ((ret = read_die(x, c, d)) == -CR_EFAULT && x->src->probe) {
+			cr_cursor_init(c, s->mem, s->lo + off, s->lo + x->cu.end);
+			ret = read_die(x, c, d);	/* the file not read: its mapping */
+		}
+		if (ret != 0)
 			return ret > 0 ? -CR_EINVAL : ret;	/* a reference to a null entry */
 		if ((ret = str_of(x, &d->a[A_LINKAGE], &str)) < 0)
 			return ret;
@@ -1580,8 +1588,9 @@ static int var_end(const uint8_t *u, uint64_t end, const struct cr_dwabbrev_decl
  * reads that one (and finds the same error, if any).  *i counts the DIEs
  * as the walk's loop does, within the same bound.
  */
-static void walk_fast(struct ctx *x, const uint8_t *u, struct cr_cursor *c, uint64_t pc,
-		      const struct link *ch, unsigned nch, unsigned *depth, int *skip, unsigned *i)
+static void walk_fast(struct ctx *x, const uint8_t *u, uint64_t uend, struct cr_cursor *c,
+		      uint64_t pc, const struct link *ch, unsigned nch, unsigned *depth, int *skip,
+		      unsigned *i)
 {
 	const struct cr_dwabbrev_decl *decl = x->ab->decl;
 	uint64_t cuoff = x->cu.off, base = x->src->info.lo + cuoff, ulen = x->cu.end - cuoff;
@@ -1592,6 +1601,8 @@ static void walk_fast(struct ctx *x, const uint8_t *u, struct cr_cursor *c, uint
 
 	if (c->err || c->pos < base || c->end < c->pos || end > ulen)
 		return;
+	if (end > uend)
+		end = uend;	/* a window's end: a DIE past it stops the walk here */
 	for (; k < CR_DWINFO_MAX_DIES && pos < end; k++) {
 		const struct cr_dwabbrev_decl *dc;
 		uint64_t code = u[pos], next = pos + 1, sib = UINT64_MAX;
@@ -1973,6 +1984,108 @@ int cr_dwinfo_inlines_ab(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 }
 
 /*
+ * walk_fast over w's window of the unit's bytes, read with pread (the
+ * source's probe) at c->pos whenever the walk leaves the window or stops
+ * within CR_DWWALK_WIN_SLACK of its end (a DIE that the window cuts): the
+ * same steps as in place, with the unit's bytes copied instead of mapped
+ * (CR_DWWALK_WIN).  Returns with c->pos where walk_fast stopped for a
+ * reason of its own (walk_die reads that DIE), or -CR_EFAULT if a read
+ * failed (the caller walks in place from c->pos).
+ */
+#ifdef CR_DWWALK_SMALL
+#define CR_DWWALK_WIN_SLACK 32u
+#else
+#define CR_DWWALK_WIN_SLACK 4096u
+#endif
+_Static_assert(CR_DWWALK_WIN_SLACK < CR_DWWALK_WIN / 2, "a window moves on by half itself at least");
+
+/*
+ * .debug_info's memory as the walk's cursor reads it while a window is in
+ * use: the window's bytes where a read lies wholly in it (walk_die's DIEs
+ * among walk_fast's), else the memory itself.  Its views of the window
+ * last until the window moves, and walk_window drops the cursor's then.
+ */
+struct winmem {
+	struct cr_mem m;
+	const struct cr_mem *under;
+	const struct cr_dwwalks *w;
+};
+
+static const void *winmem_view(const struct cr_mem *m, uint64_t addr, size_t len)
+{
+	const struct winmem *wm = m->priv;
+	const struct cr_dwwalks *w = wm->w;
+
+	if (w->wmem && addr >= w->wlo && addr < w->whi)	/* past its end: NULL, the cursor asks less */
+		return len <= w->whi - addr ? w->win + (addr - w->wlo) : NULL;
+	return cr_mem_view(wm->under, addr, len);
+}
+
+static int winmem_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	const struct winmem *wm = m->priv;
+	const struct cr_dwwalks *w = wm->w;
+
+	if (w->wmem && addr >= w->wlo && addr < w->whi && len <= w->whi - addr) {
+		memcpy(dst, w->win + (addr - w->wlo), len);
+		return 0;
+	}
+	return wm->under->read(wm->under, addr, dst, len);
+}
+
+static void winmem_init(struct winmem *wm, const struct cr_mem *under, const struct cr_dwwalks *w)
+{
+	memset(wm, 0, sizeof(*wm));
+	wm->m.read = winmem_read;
+	wm->m.view = winmem_view;
+	wm->m.lo = under->lo;
+	wm->m.hi = under->hi;
+	wm->m.priv = wm;
+	wm->under = under;
+	wm->w = w;
+}
+
+static int walk_window(struct ctx *x, struct cr_dwwalks *w, const struct cr_mem *probe,
+		       struct cr_cursor *c, uint64_t pc, const struct link *ch, unsigned nch,
+		       unsigned *depth, int *skip, unsigned *i)
+{
+	uint64_t base = x->src->info.lo + x->cu.off;
+
+	for (unsigned k = 0; k < CR_DWINFO_MAX_DIES && *i < CR_DWINFO_MAX_DIES && c->pos < c->end;
+	     k++) {
+		uint64_t at = c->pos;
+		int fresh = 0;
+
+		if (w->wmem != probe || at < w->wlo || at >= w->whi ||
+		    (w->whi < c->end && w->whi - at < CR_DWWALK_WIN_SLACK)) {
+			uint64_t len = c->end - at < CR_DWWALK_WIN ? c->end - at : CR_DWWALK_WIN;
+
+			w->wmem = NULL;
+			if (probe->read(probe, at, w->win, (size_t)len) < 0)
+				return -CR_EFAULT;
+			w->wmem = probe;
+			w->wlo = at;
+			w->whi = at + len;
+			fresh = 1;
+			/* the cursor's view of the old bytes, if it had one, goes */
+			cr_cursor_init(c, c->mem, at, c->end);
+		}
+		/* u as walk_fast indexes it, from the unit's start: the window
+		   moved down by its offset in the unit (only [wlo, whi) of it
+		   is read: walk_fast's end is the window's) */
+		walk_fast(x, (const uint8_t *)((uintptr_t)w->win - (uintptr_t)(w->wlo - base)),
+			  w->whi - base, c, pc, ch, nch, depth, skip, i);
+		if (c->pos >= c->end || c->err)
+			return 0;
+		if (c->pos < w->whi && (w->whi >= c->end || w->whi - c->pos >= CR_DWWALK_WIN_SLACK))
+			return 0;	/* not the window's end: a DIE for walk_die */
+		if (fresh && c->pos == at)
+			return 0;	/* a DIE longer than the slack */
+	}
+	return 0;
+}
+
+/*
  * Where unit u's record starts pc's walk: the cursor, depth and count of
  * DIEs at the first recorded subprogram that holds pc, or where the first
  * walk stopped.  0, or what the walk would have failed with there.
@@ -2024,7 +2137,8 @@ int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 	struct ctx x;
 	struct die d;
 	unsigned nch = 0, depth = 0, i;
-	int ret = 0, skip = -1;
+	int ret = 0, skip = -1, win;
+	struct winmem wm;
 
 	if (!sect_ok(s) || cu->die < cu->off || cu->end > s->hi - s->lo || cu->die > cu->end)
 		return -CR_EINVAL;
@@ -2059,18 +2173,36 @@ int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 		x.maxrec = CR_DWWALK_SUBS - w->used;
 		first = w->used;
 	}
-	/* The unit's bytes in place, for walk_fast (the abbreviations decoded
-	   for this unit's sizes). */
-	ub = x.wsteps ? cr_mem_view(s->mem, s->lo + cu->off, cu->end - cu->off) : NULL;
+	/* The unit's bytes for walk_fast (the abbreviations decoded for this
+	   unit's sizes): a long unit's through the window, else in place. */
+	win = x.wsteps && w && w->win && src->probe && cu->end - cu->off >= CR_DWWALK_WIN_MIN;
+	if (win) {	/* walk_die's DIEs from the window too */
+		winmem_init(&wm, s->mem, w);
+		cr_cursor_init(&c, &wm.m, c.pos, c.end);
+	}
+	ub = x.wsteps && !win ? cr_mem_view(s->mem, s->lo + cu->off, cu->end - cu->off) : NULL;
 	if (ub && c.pos < c.end)	/* the walk reads on from c.pos, in order */
 		cr_mem_populate(s->mem, ub + (c.pos - s->lo - cu->off), c.end - c.pos);
 	if (x.ab)
 		ab->nfast = 0;
 	for (; i < CR_DWINFO_MAX_DIES && c.pos < c.end; i++) {
+		if (win) {
+			unsigned i0 = i;
+			int wr = walk_window(&x, w, src->probe, &c, pc, ch, nch, &depth, &skip, &i);
+
+			ab->nfast += i - i0;
+			if (i >= CR_DWINFO_MAX_DIES || c.pos >= c.end)
+				break;
+			if (wr < 0) {	/* the file cannot be read: in place from here */
+				win = 0;
+				cr_cursor_init(&c, s->mem, c.pos, c.end);
+				ub = cr_mem_view(s->mem, s->lo + cu->off, cu->end - cu->off);
+			}
+		}
 		if (ub) {
 			unsigned i0 = i;
 
-			walk_fast(&x, ub, &c, pc, ch, nch, &depth, &skip, &i);
+			walk_fast(&x, ub, cu->end - cu->off, &c, pc, ch, nch, &depth, &skip, &i);
 			ab->nfast += i - i0;
 			if (i >= CR_DWINFO_MAX_DIES || c.pos >= c.end)
 				break;

@@ -306,8 +306,28 @@ struct cr_dwwalk_sub {
 	uint32_t dd;	/* the DIEs the walk read before it (bits 0-23), its
 			   depth (bits 24-31) */
 };
+/*
+ * A long unit (CR_DWWALK_WIN_MIN bytes and more) is walked through a copy
+ * of CR_DWWALK_WIN of its bytes at a time, read with pread (the source's
+ * probe), not in place in the file's mapping: a page of the mapping costs
+ * its first touch even when mapped ahead, ~0.9 us on a host that traps to
+ * its hypervisor there, where the copy costs ~0.25 us a page into a window
+ * whose 16 pages are touched once (docs/performance.md, stop 41).
+ */
+#ifdef CR_DWWALK_SMALL	/* tests/fuzz/run.sh's DWARFINFO: the window within a fuzzer's input */
+#define CR_DWWALK_WIN 256u
+#define CR_DWWALK_WIN_MIN 512u
+#else
+#define CR_DWWALK_WIN (64u << 10)
+#define CR_DWWALK_WIN_MIN (256u << 10)
+#endif
 struct cr_dwwalks {
 	struct cr_dwwalk_sub *sub;	/* room for CR_DWWALK_SUBS, or NULL */
+	/* The window (CR_DWWALK_WIN bytes, or NULL: walks in place) and what
+	   it holds: [wlo, whi) of the memory wmem (NULL: nothing) */
+	uint8_t *win;
+	const struct cr_mem *wmem;
+	uint64_t wlo, whi;
 	uint32_t used, nunits;
 	struct {
 		const struct cr_mem *mem;	/* of .debug_info */

@@ -11,7 +11,9 @@
  *   FUZZ_DWARFINFO  libcrash/dwarf/info.c: the input as every .debug_*
  *                   section at once (units, abbreviations, range lists,
  *                   string and address tables overlap), the unit for pcs the
- *                   input picks, its attributes, its inline chain and names
+ *                   input picks, its attributes, its inline chain and names;
+ *                   built with CR_DWWALK_SMALL, so that a unit of 512 bytes
+ *                   is walked through 256-byte windows
  *   FUZZ_DEBUGELF   libcrash/debuginfo.c: the input as a debug file's ELF
  *                   image (section headers, names, notes, debuglink), then
  *                   each compressed section it finds inflated lazily, a
@@ -134,6 +136,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
 
+/* The window's memory (the source's probe): a copy as pread would make,
+   failing from fail_at on when the input says so. */
+static struct cr_mem pm;
+static uint64_t fail_at;
+static int (*copy_read)(const struct cr_mem *, uint64_t, void *, size_t);
+
+static int failing_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
+{
+	if (addr + len > fail_at)
+		return -CR_EFAULT;
+	return copy_read(m, addr, dst, len);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
 	struct cr_mem m;
@@ -180,14 +195,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 				    fr[i].name.pos != fr2[i].name.pos || fr[i].call_line != fr2[i].call_line ||
 				    fr[i].call_file != fr2[i].call_file || fr[i].inlined != fr2[i].inlined)
 					__builtin_trap();
-			/* Nor the unit's record made by a first walk for another pc. */
+			/* Nor the unit's record made by a first walk for another pc;
+			   nor, with d[0] bit 1, a window over a unit of CR_DWWALK_WIN_MIN
+			   bytes or more (run.sh builds this target with CR_DWWALK_SMALL:
+			   256-byte windows from 512-byte units), read by a copy as
+			   pread would, through a memory whose reads fail from
+			   d[4] * 16 bytes on when d[0] bit 2 says so. */
 			static struct cr_dwwalk_sub subs[CR_DWWALK_SUBS];
+			static uint8_t win[CR_DWWALK_WIN];
 			struct cr_dwwalks w;
 
 			memset(&w, 0, sizeof(w));
 			w.sub = subs;
+			if (d[0] & 2) {
+				cr_mem_buffer(&pm, BASE, d + 8, n - 8);
+				pm.view = NULL;	/* copies only */
+				copy_read = pm.read;
+				pm.read = (d[0] & 4) ? failing_read : pm.read;
+				fail_at = BASE + (uint64_t)d[4] * 16;
+				src.probe = &pm;
+				w.win = win;
+			}
 			cr_dwinfo_inlines_wk(&src, &cu, pc + k + d[3], fr2, 8, &nf2, &ab, &w);
 			r2 = cr_dwinfo_inlines_wk(&src, &cu, pc + k, fr2, 8, &nf2, &ab, &w);
+			src.probe = NULL;
 			if (r1 != r2 || (r1 == 0 && nf != nf2))
 				__builtin_trap();
 			for (unsigned i = 0; r1 == 0 && i < nf; i++)

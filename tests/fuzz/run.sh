@@ -46,8 +46,13 @@ fuzz_one() {
 	objs=$(printf '%s ' "$OUT"/obj/*.o)
 	# shellcheck disable=SC2086
 	[ "$t" = EHSMALL ] && objs="$(printf '%s\n' $objs | grep -v '/cfi_ehframe\.o$') $OUT/obj-small/cfi_ehframe.o"
+	# DWARFINFO: dwarf/info.c (and the harness) with CR_DWWALK_SMALL (a long unit's window within 4 KiB).
+	local small=""
 	# shellcheck disable=SC2086
-	if [ ! -e "$OUT/obj/ok" ] || ! $CC $CFLAGS_FUZZ -DFUZZ_$t -fsanitize=fuzzer,$SAN \
+	[ "$t" = DWARFINFO ] && small=-DCR_DWWALK_SMALL &&
+		objs="$(printf '%s\n' $objs | grep -v '/dwarf_info\.o$') $OUT/obj-small/dwarf_info.o"
+	# shellcheck disable=SC2086
+	if [ ! -e "$OUT/obj/ok" ] || ! $CC $CFLAGS_FUZZ $small -DFUZZ_$t -fsanitize=fuzzer,$SAN \
 		"$SRC/tests/fuzz/$harness" $objs -o "$bin" 2>"$OUT/build-$t.log"; then
 		[ -e "$OUT/obj/ok" ] || cat "$OUT/obj/build.log" >>"$OUT/build-$t.log" 2>/dev/null
 		echo "not ok $n - fuzz $t: does not build"
@@ -83,6 +88,36 @@ for i in range(nf):
 hdr = bytes([1, 0x1b, 0x03, 0x3b]) + w(frame - 4) + w(nf) + table
 img = hdr + bytes(frame - len(hdr)) + cie + fdes + w(0)
 open(sys.argv[1] + "/seedlong", "wb").write(bytes([1, 0, 0x10, 0x90, 0x31, 0xf3, 0, 0]) + img)' \
+			"$OUT/corpus-$t" || true
+	fi
+	if [ "$t" = DWARFINFO ] && [ ! -s "$OUT/corpus-$t/seedwin" ] && command -v python3 >/dev/null; then
+		# Seeds whose unit (at 0) is long for CR_DWWALK_SMALL: 48
+		# subprograms, every fourth with an inlined call, in a namespace;
+		# d[0] bit 1 the window, bit 2 its reads failing from d[4] * 16.
+		python3 -c 'import struct, sys
+def w(v): return struct.pack("<I", v & 0xffffffff)
+def q(v): return struct.pack("<Q", v)
+ab = bytes([1, 0x11, 1, 0x11, 0x01, 0x12, 0x07, 0, 0,
+            2, 0x2e, 0, 0x11, 0x01, 0x12, 0x07, 0, 0,
+            3, 0x2e, 1, 0x11, 0x01, 0x12, 0x07, 0x01, 0x13, 0, 0,
+            4, 0x1d, 0, 0x31, 0x13, 0x11, 0x01, 0x12, 0x07, 0, 0,
+            5, 0x39, 1, 0x03, 0x08, 0, 0, 0])
+dies = bytes([1]) + q(0) + q(0x1000) + bytes([5]) + b"ns\0"
+first = None
+for k in range(48):
+    at = 11 + len(dies)
+    if k % 4 == 1:
+        kid = bytes([4]) + w(first) + q(k * 0x40 + 0x10) + q(0x10) + bytes([0])
+        dies += bytes([3]) + q(k * 0x40) + q(0x40) + w(at + 1 + 8 + 8 + 4 + len(kid)) + kid
+    else:
+        if first is None: first = at
+        dies += bytes([2]) + q(k * 0x40) + q(0x40)
+dies += bytes([0, 0])
+unit_len = 7 + len(dies)
+info = w(unit_len) + struct.pack("<H", 4) + w(4 + unit_len) + bytes([8]) + dies
+img = info + ab
+for name, d0 in (("seedwin", 2), ("seedwinfail", 6)):
+    open(sys.argv[1] + "/" + name, "wb").write(bytes([d0, 0x58, 0, 0x40, 0x30, 0, 0, 0]) + img)' \
 			"$OUT/corpus-$t" || true
 	fi
 	if [ "$t" = EH ] && [ ! -s "$OUT/corpus-$t/seedz" ] && command -v python3 >/dev/null; then
@@ -151,7 +186,9 @@ mkdir -p "$OUT/obj-small"
 if printf '%s\n' $SOURCES | xargs -P "$JOBS" -I{} bash -c 'compile_one "$1"' _ {} \
 	>"$OUT/obj/build.log" 2>&1 &&
 	$CC $CFLAGS_FUZZ -DCR_EH_SMALL -fsanitize=fuzzer-no-link,$SAN -c "$LIB/cfi/ehframe.c" \
-		-o "$OUT/obj-small/cfi_ehframe.o" >>"$OUT/obj/build.log" 2>&1; then
+		-o "$OUT/obj-small/cfi_ehframe.o" >>"$OUT/obj/build.log" 2>&1 &&
+	$CC $CFLAGS_FUZZ -DCR_DWWALK_SMALL -fsanitize=fuzzer-no-link,$SAN -c "$LIB/dwarf/info.c" \
+		-o "$OUT/obj-small/dwarf_info.o" >>"$OUT/obj/build.log" 2>&1; then
 	touch "$OUT/obj/ok"
 fi
 for t in ${FUZZ_TARGETS:-EH EHSMALL EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO DEBUGELF ZSTD}; do

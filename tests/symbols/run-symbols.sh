@@ -347,6 +347,72 @@ if have "$BASE"; then
 	run_case "$BASE-full" "$B/$BASE/prog" deep 11 full default "$E" CRASH_SYMBOLS=full
 fi
 
+# A long unit: one translation unit of 1,000 functions whose .debug_info is past
+# CR_DWWALK_WIN_MIN (256 KiB; dwarf/info.h), so that its DIEs are walked through the
+# window read with pread, not in place; the crash comes through functions from its start
+# to its end (out of order), each calling the next from an inlined helper ([inline] lines).  Built by $CC -O2
+# -gdwarf-5 once (its command in cmd, as build's).
+LONGU=$MAIN-c-O2-d5-longunit
+longunit_src() { # FILE: the program's source
+	local n=1000
+	{
+		echo '#include <stddef.h>'
+		echo 'volatile int sink;'
+		echo 'volatile int *volatile nowhere = NULL;'
+		for ((k = 0; k < n; k++)); do
+			echo "int f$k(int a, int b, int c, long d, long e, int g);"
+		done
+		for ((k = 0; k < n; k++)); do
+			case $k in
+			950) next=3 ;; 3) next=700 ;; 700) next=40 ;; 40) next=999 ;;
+			999) next=500 ;; 500) next=-1 ;; *) next=$(((k + 1) % n)) ;;
+			esac
+			echo "static inline __attribute__((always_inline)) int h$k(int a, int b, long d)"
+			if [ "$next" -lt 0 ]; then
+				echo "{ *nowhere = a + b + (int)d; return a; }"
+			else
+				echo "{ int x = f$next(a, b, a ^ b, d, d + a, b + 1); sink = x; return x + 1; }"
+			fi
+			echo "__attribute__((noinline)) int f$k(int a, int b, int c, long d, long e, int g)"
+			echo "{"
+			echo "	int u = a + b, v = c * 2, w = (int)(d - e) + g;"
+			echo "	long q = d * e + u;"
+			echo "	int r = h$k(u + w, v, q);"
+			echo "	sink = r;"
+			echo "	return u + v + w + (int)q + sink;"
+			echo "}"
+		done
+		echo 'int main(void) { return f950(1, 2, 3, 4, 5, 6); }'
+	} >"$1"
+}
+if [ -n "${CCOF[$MAIN]:-}" ]; then
+	d=$B/$LONGU
+	mkdir -p "$d"
+	c="${CCOF[$MAIN]} -std=gnu11 -g -gdwarf-5 -O2 -o $d/prog $d/longunit.c"
+	if ! [ -e "$d/prog" ] || [ "$(cat "$d/cmd" 2>/dev/null)" != "$c" ] ||
+		[ "$0" -nt "$d/prog" ]; then
+		rm -f "$d/prog" "$d/cmd"
+		longunit_src "$d/longunit.c"
+		(eval "$c") >"$d/build.err" 2>&1 && printf '%s\n' "$c" >"$d/cmd"
+	fi
+	if have "$LONGU"; then
+		size=$($READELF -S -W "$d/prog" | sed -n 's/.*[.]debug_info[[:space:]]\{1,\}PROGBITS[[:space:]]\{1,\}[0-9a-f]\{1,\}[[:space:]]\{1,\}[0-9a-f]\{1,\}[[:space:]]\{1,\}\([0-9a-f]\{1,\}\).*/\1/p')
+		size=$((16#${size:-0}))
+		[ "$size" -ge $((256 << 10)) ]
+		ok $? "$LONGU: one unit's .debug_info past 256 KiB ($size bytes)"
+		run_case "$LONGU" "$d/prog" "" 11 full default "$E"
+		n=$(grep -c '^ *#[0-9]* pc .* (f[0-9]*+[0-9]*) .* at [^ ]*longunit\.c:[0-9]*$' \
+			"$TMPD/$LONGU.txt")
+		m=$(grep -c '^ *#[0-9]* pc .* (h[0-9]*+[0-9]*) .*\[inline\] at [^ ]*longunit\.c:[0-9]*$' \
+			"$TMPD/$LONGU.txt")
+		[ "$n" -ge 6 ] && [ "$m" -ge 6 ]
+		ok $? "$LONGU: the functions' frames with a file:line ($n), and their helpers inlined ($m)"
+	else
+		ok 1 "$LONGU: builds"
+		sc_show "$(cat "$d/build.err")"
+	fi
+fi
+
 # Separate debug files.  stage SCEN VARIANT STRIP: <B>/SCEN/ with the program and library of
 # VARIANT stripped (--strip-all or --strip-debug, or none) and their debug files in
 # <B>/SCEN/prog.debug and libsymlib.so.debug; their build-ids in ID_prog, ID_lib.

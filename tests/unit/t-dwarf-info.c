@@ -1420,6 +1420,194 @@ static void fast(void)
 	fast_map();
 }
 
+/*
+ * A long unit (past CR_DWWALK_WIN_MIN) walked through the window of
+ * cr_dwwalks: the fast unit's declarations in 16,000 subprograms, with
+ * namespaces whose variables walk_die reads, inlined calls, and strings
+ * longer than the window's slack; the same frames for every pc sampled as
+ * in place, with the window from the unit's start and with a window and a
+ * record kept from pc to pc, and when the window's reads start failing.
+ */
+static uint8_t big[720 << 10];
+static size_t bn;
+static uint64_t big_fail;	/* reads that reach this address fail (0: none) */
+
+static void bput(uint64_t v, unsigned size)
+{
+	memcpy(big + bn, &v, size);
+	bn += size;
+}
+
+static void buleb(uint64_t v)
+{
+	do {
+		uint8_t byte = v & 0x7f;
+
+		v >>= 7;
+		big[bn++] = byte | (v ? 0x80 : 0);
+	} while (v);
+}
+
+static int big_read(const struct cr_mem *m, uint64_t a, void *dst, size_t len)
+{
+	if (a < m->lo || a > m->hi || len > m->hi - a || (big_fail && a + len > big_fail))
+		return -CR_EFAULT;
+	memcpy(dst, big + (a - m->lo), len);
+	return 0;
+}
+
+#define BIG_SUBS 16000u
+#define BIG_LO 0x100000ull
+
+static void big_build(void)
+{
+	size_t s_g = cstr(&fs, "wg"), s_gl = cstr(&fs, "_Z2wgv"), s_k = cstr(&fs, "wk");
+	size_t len_at, d, sib, nsib;
+
+	bn = 0;
+	len_at = bn;
+	bput(0, 4), bput(5, 2), bput(DW_UT_compile, 1), bput(8, 1), bput(0, 4);
+	buleb(1), bput(BIG_LO, 8), bput(BIG_SUBS * 0x40ull, 8), bput(0, 4);
+	/* the declaration the definitions and inlined calls refer to */
+	d = bn;
+	buleb(3), bput(s_g, 4), bput(1, 1), bput(10, 2), bput(s_gl, 4);
+	sib = bn;
+	bput(0, 4);
+	buleb(4), bput(0, 4);
+	buleb(0);
+	memcpy(big + sib, &(uint32_t){ (uint32_t)bn }, 4);
+	for (unsigned k = 0; k < BIG_SUBS; k++) {
+		uint64_t a = BIG_LO + k * 0x40ull;
+
+		if (k % 13 == 6) {	/* a namespace of a variable: walk_die's */
+			char nm_[16];
+
+			snprintf(nm_, sizeof(nm_), "n%u", k);
+			buleb(14);
+			memcpy(big + bn, nm_, strlen(nm_) + 1);
+			bn += strlen(nm_) + 1;
+			nsib = bn;
+			bput(0, 4);
+			if (k % 2600 == 6) {	/* a DIE longer than the slack */
+				memset(big + bn, 'x', 5000);
+				bn += 5000;
+			}
+			big[bn++] = 0;
+			buleb(15);
+			buleb(2), bput(0x9c9c, 2);
+			buleb(1), bput(0x9c, 1);
+			bput(3, 1), bput(0, 3);
+			buleb(2), bput(0, 2);
+			big[bn++] = 'v', big[bn++] = 0;
+			buleb(0);
+			memcpy(big + nsib, &(uint32_t){ (uint32_t)bn }, 4);
+		}
+		if (k % 9 == 4) {	/* a definition of g with an inlined call of g */
+			buleb(8), bput(d, 4), bput(a, 8), bput(0x40, 8);
+			buleb(1), bput(0x9c, 1);
+			sib = bn;
+			bput(0, 4);
+			buleb(9), bput(d, 4), bput(a + 0x10, 8), bput(0x10, 4), bput(1, 1),
+				bput(k % 200 + 1, 1);
+			buleb(0);
+			memcpy(big + sib, &(uint32_t){ (uint32_t)bn }, 4);
+		} else {
+			buleb(12), bput(a, 8), bput(a + 0x40, 8), bput(s_k, 4);
+		}
+	}
+	buleb(0);
+	memcpy(big + len_at, &(uint32_t){ (uint32_t)(bn - 4) }, 4);
+}
+
+static int same_frames(const struct cr_dwframe *a, unsigned na, const struct cr_dwframe *b,
+		       unsigned nb)
+{
+	if (na != nb)
+		return 0;
+	for (unsigned i = 0; i < na; i++)
+		if (a[i].die != b[i].die || a[i].low != b[i].low || a[i].name.pos != b[i].name.pos ||
+		    a[i].linkage != b[i].linkage || a[i].inlined != b[i].inlined ||
+		    a[i].call_file != b[i].call_file || a[i].call_line != b[i].call_line)
+			return 0;
+	return 1;
+}
+
+static void windowed(void)
+{
+	static struct cr_dwwalk_sub subs[CR_DWWALK_SUBS];
+	static uint8_t win[CR_DWWALK_WIN], win2[CR_DWWALK_WIN];	/* a window each */
+	static struct cr_dwabbrevs ab;
+	struct cr_mem inplace, probe;
+	struct cr_dwinfo_src bs;
+	struct cr_dwwalks w, kept;
+	struct cr_dwcu cu;
+	unsigned tried = 0, same = 0, windows = 0, inl = 0, fails = 0;
+
+	big_build();
+	fast_map();	/* .debug_str with the strings big_build added */
+	printf("# a unit of %zu bytes\n", bn);
+	tap_ok(bn >= CR_DWWALK_WIN_MIN + 2 * CR_DWWALK_WIN && bn <= sizeof(big),
+	       "window: a unit longer than CR_DWWALK_WIN_MIN by several windows");
+	cr_mem_buffer(&inplace, INFO, big, bn);
+	memset(&probe, 0, sizeof(probe));
+	probe.read = big_read;	/* copies only, as pread */
+	probe.lo = INFO;
+	probe.hi = INFO + bn;
+	bs = fsrc;
+	bs.info = (struct cr_dwsect){ &inplace, INFO, INFO + bn };
+	bs.probe = NULL;
+	if (cr_dwinfo_unit(&bs, 0, &cu) < 0) {
+		tap_ok(0, "window: the unit");
+		return;
+	}
+	memset(&kept, 0, sizeof(kept));
+	kept.sub = subs;
+	kept.win = win2;
+	ab.mem = NULL;
+	for (unsigned k = 0; k < BIG_SUBS; k += 61) {
+		uint64_t pc = BIG_LO + k * 0x40ull + (k % 3 ? 0x18 : 0x2);
+		struct cr_dwframe f0[8], f1[8], f2[8];
+		unsigned n0 = 0, n1 = 0, n2 = 0;
+		int r0, r1, r2;
+
+		bs.probe = NULL;
+		r0 = cr_dwinfo_inlines(&bs, &cu, pc, f0, 8, &n0);
+		bs.probe = &probe;
+		memset(&w, 0, sizeof(w));
+		w.win = win;	/* no records: a window from the unit's start */
+		r1 = cr_dwinfo_inlines_wk(&bs, &cu, pc, f1, 8, &n1, &ab, &w);
+		windows += w.wmem == &probe;
+		r2 = cr_dwinfo_inlines_wk(&bs, &cu, pc, f2, 8, &n2, &ab, &kept);
+		tried++;
+		inl += r0 == 0 && n0 == 2;
+		same += r0 == r1 && r0 == r2 && (r0 < 0 || (same_frames(f0, n0, f1, n1) &&
+							     same_frames(f0, n0, f2, n2)));
+	}
+	printf("# %u pcs, %u with an inlined call, %u walked through the window\n", tried, inl,
+	       windows);
+	tap_ok(tried > 250 && inl > 25 && windows == tried,
+	       "window: every walk of the long unit went through the window");
+	tap_is_u64(same, tried, "window: every pc's frames as in place, fresh and with a record kept");
+	/* The window's reads fail from 200 KiB on: in place from there. */
+	big_fail = INFO + (200 << 10);
+	for (unsigned k = 4; k < BIG_SUBS; k += 1201) {
+		uint64_t pc = BIG_LO + k * 0x40ull + 0x18;
+		struct cr_dwframe f0[8], f1[8];
+		unsigned n0 = 0, n1 = 0;
+		int r0, r1;
+
+		bs.probe = NULL;
+		r0 = cr_dwinfo_inlines(&bs, &cu, pc, f0, 8, &n0);
+		bs.probe = &probe;
+		memset(&w, 0, sizeof(w));
+		w.win = win;
+		r1 = cr_dwinfo_inlines_wk(&bs, &cu, pc, f1, 8, &n1, &ab, &w);
+		fails += r0 != r1 || (r0 == 0 && !same_frames(f0, n0, f1, n1));
+	}
+	big_fail = 0;
+	tap_is_u64(fails, 0, "window: reads that fail mid-walk: the same frames, read in place");
+}
+
 int main(void)
 {
 	build_cu0();
@@ -1434,5 +1622,6 @@ int main(void)
 	tap_ok(wk_recorded > 50, "the checks above ran with units' records of first walks too");
 	spans();
 	fast();
+	windowed();
 	return tap_done();
 }
