@@ -54,6 +54,11 @@ typedef int cr_scan_fn(const uint8_t *code, size_t len, size_t pc_off, int frame
  * only code[] (arch/<arch>/scan.c, pure).
  */
 typedef int cr_call_fn(const uint8_t *code, size_t len);
+/*
+ * A direct call that ends code[0..len) (its return address ret): 1 and its
+ * target in *target; 0 for anything else (an indirect call, no call).
+ */
+typedef int cr_call_target_fn(const uint8_t *code, size_t len, uint64_t ret, uint64_t *target);
 
 /*
  * Where, in code[0..len) (len: the offset of a pc, code[0] up to 4 KiB before
@@ -81,6 +86,7 @@ struct cr_arch {
 	const struct cr_row *fp_row;	/* frame-record layout for the fp engine */
 	cr_scan_fn *scan;		/* prologue decoder, NULL if none */
 	cr_call_fn *call_before;	/* confirms a scanned caller, NULL if none */
+	cr_call_target_fn *call_target;	/* a direct call's target, NULL if none */
 	uint64_t (*strip_ra)(uint64_t ra);	/* aarch64: drop PAC bits; others: NULL */
 	cr_record_fn *record_start;	/* aarch64 (where the frame record does not locate
 					   the CFA); NULL: the record alone gives the CFA */

@@ -211,6 +211,30 @@ __attribute__((noinline)) static void record_cfa(struct cr_walk *w, const struct
 }
 
 /*
+ * Did the call that left s's return address enter the code at pc: a direct
+ * call (arch->call_target) to at most STUB_SPAN bytes before pc?  Then that
+ * code has not built a frame of its own (a PLT entry is 16 bytes on all four
+ * arches, and builds none), and a frame record at fp with another return
+ * address is a stale one: the caller's, or older (riscv64, a SIGPROF at
+ * strlen@plt's first instruction, called from a function without frame
+ * pointers: the record at s0 was one its own caller had left).
+ */
+#define STUB_SPAN 16
+static int entered(struct cr_walk *w, const struct cr_regs *s, uint64_t pc)
+{
+	const struct cr_arch *a = w->arch;
+	size_t n = a->ra_in_reg ? 8 : 5;
+	uint8_t code[8];
+	uint64_t t;
+
+	/* (not a call this code made itself before pc: its return address is
+	   in (t, pc]) */
+	return a->call_target && s->pc > n && cr_read(w->mem, s->pc - n, code, n) == 0 &&
+	       a->call_target(code, n, s->pc, &t) && t <= pc && pc - t < STUB_SPAN &&
+	       !(s->pc > t && s->pc <= pc);
+}
+
+/*
  * Linkers emit no FDE for the PLT on aarch64 and riscv64, and stubs have no
  * symbol; the psABIs let PLT entries and veneers use only the scratch
  * registers (AAPCS64 6.1.1 IP0/IP1 x16/x17; RISC-V psABI "Procedure Linkage
@@ -225,10 +249,11 @@ __attribute__((noinline)) static void record_cfa(struct cr_walk *w, const struct
  *   its return address is a call site; S: the link register's is.
  * - Both, same return address: the function saved its link register into
  *   that record and has called nothing since: R.
- * - Both, different: S if the CFI walk from S reaches R's frame (the record is
- *   a caller's), or the prologue decoder, from a known start, gives S's
- *   caller; else R (the link register holds the return address of the
- *   function's own earlier call).
+ * - Both, different: S if the link register's call entered this very code
+ *   (entered(): a direct call to at most 16 bytes before pc), if the CFI walk
+ *   from S reaches R's frame (the record is a caller's), or if the prologue
+ *   decoder, from a known start, gives S's caller; else R (the link register
+ *   holds the return address of the function's own earlier call).
  * - One of them: that one.  Neither: -CR_ENOINFO (the other steps go on).
  * A pc in a module, with no FDE and no sized symbol around it (an unsized
  * one, like crti's _init before .plt, does not say where it ends).  x86_64
@@ -268,8 +293,9 @@ __attribute__((noinline)) static int stub(struct cr_walk *w, const struct cr_reg
 	r_ok = cr_fp_step(w, in, &r) == 0 && cr_reg_valid(&r, a->sp) &&
 	       r.r[a->sp] > in->r[a->sp] && call_site(w, r.pc);
 	w->step = saved;
-	if (r_ok && s_ok && r.pc != s.pc && (explains(w, &s, &r) || decoder_agrees(w, in, &s)))
-		r_ok = 0;	/* the record is a caller's */
+	if (r_ok && s_ok && r.pc != s.pc &&
+	    (entered(w, &s, in->pc) || explains(w, &s, &r) || decoder_agrees(w, in, &s)))
+		r_ok = 0;	/* the record is a caller's, or older */
 	if (r_ok) {
 		if (a->record_start && cr_walk_module(w, in->pc, &mod) == 0)
 			record_cfa(w, mod, in, &r);

@@ -18,6 +18,8 @@
 cr_scan_fn cr_x86_64_scan, cr_aarch64_scan, cr_riscv64_scan, cr_loongarch64_scan;
 cr_call_fn cr_x86_64_call_before, cr_aarch64_call_before, cr_riscv64_call_before,
 	cr_loongarch64_call_before;
+cr_call_target_fn cr_x86_64_call_target, cr_aarch64_call_target, cr_riscv64_call_target,
+	cr_loongarch64_call_target;
 
 /* aarch64: the frame record's prologue, backward from a pc (cr_record_fn). */
 cr_record_fn cr_aarch64_record_start;

@@ -334,6 +334,26 @@ static void test_call_before(void)
 	tap_is_i64(cr_aarch64_call_before(code(bl, 2), 2), 0, "call_before: truncated");
 }
 
+/* The calls of an aarch64 `as` listing at their addresses: code ends at ret. */
+static void test_call_target(void)
+{
+	static const uint32_t w[] = {
+		0xd503201f,	/* 0x0: nop */
+		0x97ffffff,	/* 0x4: bl 0x0 */
+		0x94010002,	/* 0x8: bl 0x40010 */
+		0xd63f0100,	/* 0xc: blr x8 */
+	};
+	uint64_t t = 0;
+
+	tap_ok(cr_aarch64_call_target(code(w, 2), 8, 0x8, &t) == 1 && t == 0,
+	       "call_target: bl back to 0");
+	tap_ok(cr_aarch64_call_target(code(w, 3), 12, 0xc, &t) == 1 && t == 0x40010,
+	       "call_target: bl forward");
+	tap_is_i64(cr_aarch64_call_target(code(w, 4), 16, 0x10, &t), 0,
+		   "call_target: blr is indirect: none");
+	tap_is_i64(cr_aarch64_call_target(code(w, 2), 6, 0x6, &t), 0, "call_target: not aligned");
+}
+
 static void test_apply(void)
 {
 	uint64_t stack[32] = { 0 };
@@ -439,6 +459,7 @@ int main(void)
 	test_early();
 	test_fail();
 	test_call_before();
+	test_call_target();
 	test_apply();
 	test_desc();
 	return tap_done();

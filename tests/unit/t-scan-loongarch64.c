@@ -223,6 +223,25 @@ static void test_call_before(void)
 	tap_is_i64(cr_loongarch64_call_before(code(bl, 2), 3), 0, "call_before: truncated");
 }
 
+/* The calls of a loongarch64 listing (clang's assembler) at their addresses. */
+static void test_call_target(void)
+{
+	static const uint32_t w[] = {
+		0x03400000,	/* 0x0: nop */
+		0x57ffffff,	/* 0x4: bl -4 (0x0) */
+		0x56345404,	/* 0x8: bl 0x12345c */
+		0x4c000181,	/* 0xc: jirl $ra, $t0, 0 */
+	};
+	uint64_t t = 0;
+
+	tap_ok(cr_loongarch64_call_target(code(w, 2), 8, 0x8, &t) == 1 && t == 0,
+	       "call_target: bl back to 0");
+	tap_ok(cr_loongarch64_call_target(code(w, 3), 12, 0xc, &t) == 1 && t == 0x12345c,
+	       "call_target: bl forward, both halves of offs26");
+	tap_is_i64(cr_loongarch64_call_target(code(w, 4), 16, 0x10, &t), 0,
+		   "call_target: jirl is indirect: none");
+}
+
 static void test_apply(void)
 {
 	uint64_t stack[32] = { 0 };
@@ -289,6 +308,7 @@ int main(void)
 	test_calls();
 	test_early();
 	test_call_before();
+	test_call_target();
 	test_apply();
 	test_desc();
 	return tap_done();

@@ -252,6 +252,34 @@ static void test_call_before(void)
 	tap_is_i64(cr_riscv64_call_before(jal, 5), 0, "call_before: odd pc");
 }
 
+/* Each call of a riscv64 `as` listing (.option norelax) at its address: code[0..len) ends at ret. */
+static void test_call_target(void)
+{
+	static const uint8_t code[] = {
+		0x13, 0x00, 0x00, 0x00,	/* 0x00: nop */
+		0xef, 0xf0, 0xdf, 0xff,	/* 0x04: jal ra, 0x0 */
+		0xef, 0x10, 0x80, 0x01,	/* 0x08: jal ra, 0x1020 */
+		0x97, 0x50, 0x34, 0x12,	/* 0x0c: auipc ra, 0x12345 */
+		0xe7, 0x80, 0x00, 0xff,	/* 0x10: jalr ra, -16(ra): 0x12344ffc */
+		0x97, 0xf0, 0xff, 0xff,	/* 0x14: auipc ra, 0xfffff */
+		0xe7, 0x80, 0xf0, 0x7f,	/* 0x18: jalr ra, 2047(ra): -0x7ed */
+		0xef, 0xf2, 0x5f, 0xfe,	/* 0x1c: jal t0, 0x0 (no call through ra) */
+	};
+	uint64_t t = 0;
+
+	tap_ok(cr_riscv64_call_target(code, 8, 0x8, &t) == 1 && t == 0, "call_target: jal ra back to 0");
+	tap_ok(cr_riscv64_call_target(code, 12, 0xc, &t) == 1 && t == 0x1020,
+	       "call_target: jal ra forward");
+	tap_ok(cr_riscv64_call_target(code, 0x14, 0x14, &t) == 1 && t == 0x12344ffc,
+	       "call_target: auipc ra + jalr ra, a negative low part");
+	tap_ok(cr_riscv64_call_target(code, 0x1c, 0x1c, &t) == 1 && t == 0xfffffffffffff813ull,
+	       "call_target: auipc ra, 0xfffff + jalr ra, 2047: below 0, wrapped");
+	tap_is_i64(cr_riscv64_call_target(code, 0x20, 0x20, &t), 0, "call_target: jal t0 is none");
+	tap_is_i64(cr_riscv64_call_target(code, 4, 0x4, &t), 0, "call_target: truncated");
+	tap_is_i64(cr_riscv64_call_target(code, 0x10, 0x10, &t), 0,
+		   "call_target: auipc ra last: no call ends there");
+}
+
 static const uint8_t bad_mv[] = { 0x13, 0x01, 0x05, 0x00, 0x82, 0x80 };	/* mv sp, a0 */
 static const uint8_t bad_csr[] = { 0x73, 0x21, 0x10, 0x00, 0x82, 0x80 };	/* frflags sp */
 static const uint8_t bad_vset[] = { 0x57, 0x71, 0x05, 0x0c, 0x82, 0x80 };	/* vsetvli sp */
@@ -350,6 +378,7 @@ int main(void)
 	test_calls();
 	test_early();
 	test_call_before();
+	test_call_target();
 	test_fail();
 	test_apply();
 	test_desc();

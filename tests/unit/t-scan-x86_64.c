@@ -737,6 +737,24 @@ static void test_call_before(void)
 	}
 }
 
+/* The calls of an x86_64 `as` listing at their addresses: code ends at ret. */
+static void test_call_target(void)
+{
+	static const uint8_t code[] = {
+		0x90,				/* 0x0: nop */
+		0xe8, 0xfa, 0xff, 0xff, 0xff,	/* 0x1: call 0x0 */
+		0xe8, 0x00, 0x01, 0x00, 0x00,	/* 0x6: call 0x10b */
+		0xff, 0xd0,			/* 0xb: call *%rax */
+	};
+	uint64_t t = 0;
+
+	tap_ok(cr_x86_64_call_target(code, 6, 0x6, &t) == 1 && t == 0, "call_target: call back to 0");
+	tap_ok(cr_x86_64_call_target(code, 11, 0xb, &t) == 1 && t == 0x10b,
+	       "call_target: call forward");
+	tap_is_i64(cr_x86_64_call_target(code, 13, 0xd, &t), 0, "call_target: call *%rax: none");
+	tap_is_i64(cr_x86_64_call_target(code, 4, 0x4, &t), 0, "call_target: truncated");
+}
+
 int main(void)
 {
 	sc_arch = &cr_arch_x86_64;
@@ -751,6 +769,7 @@ int main(void)
 	test_vector();
 	test_branches();
 	test_call_before();
+	test_call_target();
 	test_start();
 	test_edges();
 	test_apply();

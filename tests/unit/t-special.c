@@ -348,6 +348,23 @@ static void nofde_setup(const struct nofde *n, struct cr_regs *r, uint64_t pc, u
 	cr_reg_set(r, a->ra, ra);
 }
 
+/* A direct call at at to target: bl (aarch64, loongarch64) or jal ra (riscv64). */
+static void put_call_to(const struct nofde *n, uint64_t at, uint64_t target)
+{
+	uint64_t off = target - at;
+	uint32_t i;
+
+	if (n->a == &cr_arch_riscv64)
+		i = (uint32_t)(((off >> 20) & 1) << 31 | ((off >> 1) & 0x3ff) << 21 |
+			       ((off >> 11) & 1) << 20 | ((off >> 12) & 0xff) << 12 | 1u << 7 | 0x6f);
+	else if (n->a == &cr_arch_aarch64)
+		i = 0x94000000 | (uint32_t)((off >> 2) & 0x3ffffff);
+	else
+		i = 0x54000000 | (uint32_t)((off >> 2) & 0xffff) << 10 |
+		    (uint32_t)((off >> 18) & 0x3ff);
+	fp_put(at, &i, 4);
+}
+
 static int nf_is(const struct nofde *n, uint64_t pc, uint64_t sp, uint64_t fp, unsigned tag)
 {
 	const struct cr_arch *a = n->a;
@@ -398,6 +415,32 @@ static void t_nofde_arch(const struct nofde *n)
 	fp_walk(&w, a, 1);
 	tap_ok(step(cr_stub_step, &w, &r) == 0 && nf_is(n, RA_C, fp_at(20), fp_c, CR_TAG_FP),
 	       N("%s no FDE, a record, the link register no call site: [fp]", an));
+
+	/*
+	 * A PLT entry at its first instruction: C called X directly (the call
+	 * at RA_C - 4 to F_X), and fp holds an older record (one O's frame
+	 * left, returning to X's call site: valid, and no CFI walk from C
+	 * reaches it): the link register's call entered X, which has no frame:
+	 * [ra].  Two instructions in, the same.
+	 */
+	for (unsigned k = 0; k < 2; k++) {
+		uint64_t stale = nf_fp(n, fp_at(30));
+
+		nofde_setup(n, &r, F_X + 4 * k, fp_at(20), stale, RA_C);
+		put_call_to(n, RA_C - 4, F_X);
+		fp_put64(nf_rec(n, fp_at(30)), 0);
+		fp_put64(nf_rec(n, fp_at(30)) + 8, RA_X);
+		fp_walk(&w, a, 1);
+		tap_ok(step(cr_stub_step, &w, &r) == 0 && nf_is(n, RA_C, fp_at(20), stale, CR_TAG_RA),
+		       N("%s no FDE, a stub entered by a direct call, an older record at fp: [ra] (+%u)",
+			 an, 4 * k));
+	}
+	/* The same call to X from X itself, before pc: its own earlier call, [fp]. */
+	nofde_setup(n, &r, F_X + 0x18, fp_at(16), fp_x, RA_X);
+	put_call_to(n, RA_X - 4, F_X + 0x10);
+	fp_walk(&w, a, 1);
+	tap_ok(step(cr_stub_step, &w, &r) == 0 && nf_is(n, RA_C, fp_at(20), fp_c, CR_TAG_FP),
+	       N("%s no FDE, a direct call X made itself just before pc: [fp]", an));
 
 	/* No record (fp outside the stack) and no call site: no evidence. */
 	nofde_setup(n, &r, F_X + 0x10, fp_at(16), 0x1000, 0x1234567);

@@ -68,6 +68,7 @@ const struct cr_arch cr_arch_aarch64 = {
 	.fp_row = &fp_row,
 	.scan = cr_aarch64_scan,
 	.call_before = cr_aarch64_call_before,
+	.call_target = cr_aarch64_call_target,
 	.strip_ra = cr_aarch64_strip_ra,
 	.record_start = cr_aarch64_record_start,
 };

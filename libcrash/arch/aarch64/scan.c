@@ -270,6 +270,19 @@ int cr_aarch64_call_before(const uint8_t *code, size_t len)
 	       (i & 0xfffff800) == 0xd63f0800 || (i & 0xfffff800) == 0xd73f0800;
 }
 
+/* C6.2 BL: imm26 words from the call (cr_call_target_fn). */
+int cr_aarch64_call_target(const uint8_t *code, size_t len, uint64_t ret, uint64_t *target)
+{
+	uint32_t i;
+	int64_t off;
+
+	if (!cr_scan_last_word(code, len, &i) || (i & 0xfc000000) != 0x94000000)
+		return 0;
+	off = (int64_t)((i & 0x3ffffff) ^ 0x2000000) - 0x2000000;
+	*target = ret - 4 + (uint64_t)(off * 4);
+	return 1;
+}
+
 /*
  * The frame record's prologue, found backward from len (cr_record_fn): the
  * nearest stp x29, x30, [sp, #-N]! (C6.2 STP, pre-index, 64-bit) before len,

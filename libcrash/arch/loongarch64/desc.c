@@ -38,5 +38,6 @@ const struct cr_arch cr_arch_loongarch64 = {
 	.fp_row = &fp_row,
 	.scan = cr_loongarch64_scan,
 	.call_before = cr_loongarch64_call_before,
+	.call_target = cr_loongarch64_call_target,
 	.strip_ra = 0,
 };

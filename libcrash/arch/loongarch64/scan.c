@@ -159,3 +159,18 @@ int cr_loongarch64_call_before(const uint8_t *code, size_t len)
 		return 0;
 	return (i & 0xfc000000) == 0x54000000 || ((i & 0xfc000000) == 0x4c000000 && (i & 31) == RA);
 }
+
+/* BL: offs[25:0] (bits 9-0 its high part, 25-10 its low) words from the call
+   (cr_call_target_fn). */
+int cr_loongarch64_call_target(const uint8_t *code, size_t len, uint64_t ret, uint64_t *target)
+{
+	uint32_t i, offs;
+	int64_t off;
+
+	if (!cr_scan_last_word(code, len, &i) || (i & 0xfc000000) != 0x54000000)
+		return 0;
+	offs = (i & 0x3ff) << 16 | ((i >> 10) & 0xffff);
+	off = (int64_t)(offs ^ 0x2000000) - 0x2000000;
+	*target = ret - 4 + (uint64_t)(off * 4);
+	return 1;
+}

@@ -39,5 +39,6 @@ const struct cr_arch cr_arch_riscv64 = {
 	.fp_row = &fp_row,
 	.scan = cr_riscv64_scan,
 	.call_before = cr_riscv64_call_before,
+	.call_target = cr_riscv64_call_target,
 	.strip_ra = 0,
 };

@@ -243,3 +243,34 @@ int cr_riscv64_call_before(const uint8_t *code, size_t len)
 	return ((i & 0x7f) == 0x6f || ((i & 0x7f) == 0x67 && ((i >> 12) & 7) == 0)) &&
 	       ((i >> 7) & 31) == RA;
 }
+
+/*
+ * jal ra (J-type: imm[20|10:1|11|19:12]), or auipc ra, hi20 then jalr ra,
+ * lo12(ra), the call the assembler's `call` makes that the linker did not
+ * relax (cr_call_target_fn).  The last 4 (or 8) bytes taken as whole
+ * instructions.
+ */
+int cr_riscv64_call_target(const uint8_t *code, size_t len, uint64_t ret, uint64_t *target)
+{
+	uint32_t i, h, u;
+
+	if (len < 8)
+		return 0;
+	code += len - 8;
+	h = (uint32_t)code[0] | (uint32_t)code[1] << 8 | (uint32_t)code[2] << 16 |
+	    (uint32_t)code[3] << 24;
+	i = (uint32_t)code[4] | (uint32_t)code[5] << 8 | (uint32_t)code[6] << 16 |
+	    (uint32_t)code[7] << 24;
+	if ((i & 0xfff) == (0x6f | RA << 7)) {	/* jal ra */
+		u = (i >> 31) << 20 | ((i >> 12) & 0xff) << 12 | ((i >> 20) & 1) << 11 |
+		    ((i >> 21) & 0x3ff) << 1;
+		*target = ret - 4 + (uint64_t)((int64_t)(u ^ 0x100000) - 0x100000);
+		return 1;
+	}
+	if ((i & 0xfffff) == (0x67 | RA << 7 | RA << 15) && (h & 0xfff) == (0x17 | RA << 7)) {
+		*target = ret - 8 + (uint64_t)(int64_t)(int32_t)(h & 0xfffff000) +
+			  (uint64_t)(int64_t)((int32_t)i >> 20);
+		return 1;
+	}
+	return 0;
+}

@@ -30,5 +30,6 @@ const struct cr_arch cr_arch_x86_64 = {
 	.fp_row = &fp_row,
 	.scan = cr_x86_64_scan,
 	.call_before = cr_x86_64_call_before,
+	.call_target = cr_x86_64_call_target,
 	.strip_ra = 0,
 };

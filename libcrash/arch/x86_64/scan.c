@@ -602,3 +602,15 @@ int cr_x86_64_call_before(const uint8_t *code, size_t len)
 	}
 	return 0;
 }
+
+/* call rel32 (e8, 5 bytes) ending at ret (cr_call_target_fn). */
+int cr_x86_64_call_target(const uint8_t *code, size_t len, uint64_t ret, uint64_t *target)
+{
+	int32_t rel;
+
+	if (len < 5 || code[len - 5] != 0xe8)
+		return 0;
+	memcpy(&rel, code + len - 4, 4);	/* little-endian */
+	*target = ret + (uint64_t)(int64_t)rel;
+	return 1;
+}
