@@ -1295,6 +1295,7 @@ static int die_name(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t 
 		    struct cr_dwframe *f)
 {
 	const struct cr_dwsect *s = &x->src->info;
+	const struct cr_mem *pm;
 	struct cr_dwstr str;
 	const struct val *next;
 	int ret;
@@ -1305,12 +1306,16 @@ static int die_name(struct ctx *x, struct cr_cursor *c, struct die *d, uint64_t 
 	for (unsigned hop = 0; hop < CR_DWINFO_MAX_REFS; hop++) {
 		if ((ret = goto_unit(x, off)) < 0)
 			return ret;
-		/* A declaration far from the walk (a class's, at the unit's
-		   start): by pread where the source has it, not by a page fault
-		   that maps 16 pages for a DIE (the same bytes) */
-		cr_cursor_init(c, x->src->probe ? x->src->probe : s->mem, s->lo + off,
-			       s->lo + x->cu.end);
-		if ((ret = read_die(x, c, d)) == -CR_EFAULT && x->src->probe) {
+		/* In a long unit, walked through the window (walk_window), a
+		   declaration far from the walk (a class's, at the unit's start)
+		   by pread where the source has a probe, not by a page fault
+		   that maps 16 pages for a DIE (the same bytes); in a short one
+		   the walk has mapped those pages, and a pread would cost a
+		   system call or three for nothing. */
+		pm = x->src->probe && x->cu.end - x->cu.off >= CR_DWWALK_WIN_MIN ? x->src->probe
+										: s->mem;
+		cr_cursor_init(c, pm, s->lo + off, s->lo + x->cu.end);
+		if ((ret = read_die(x, c, d)) == -CR_EFAULT && pm != s->mem) {
 			cr_cursor_init(c, s->mem, s->lo + off, s->lo + x->cu.end);
 			ret = read_die(x, c, d);	/* the file not read: its mapping */
 		}
