@@ -347,14 +347,15 @@ if have "$BASE"; then
 	run_case "$BASE-full" "$B/$BASE/prog" deep 11 full default "$E" CRASH_SYMBOLS=full
 fi
 
-# A long unit: one translation unit of 1,000 functions whose .debug_info is past
-# CR_DWWALK_WIN_MIN (256 KiB; dwarf/info.h), so that its DIEs are walked through the
+# A long unit: one translation unit of 1,500 functions whose .debug_info is past
+# CR_DWWALK_WIN_MIN (256 KiB; dwarf/info.h) whoever compiles it (clang for riscv64 and
+# loongarch64 emits ~250 bytes a function, GCC ~440), so that its DIEs are walked through the
 # window read with pread, not in place; the crash comes through functions from its start
 # to its end (out of order), each calling the next from an inlined helper ([inline] lines).  Built by $CC -O2
 # -gdwarf-5 once (its command in cmd, as build's).
 LONGU=$MAIN-c-O2-d5-longunit
 longunit_src() { # FILE: the program's source
-	local n=1000
+	local n=1500
 	{
 		echo '#include <stddef.h>'
 		echo 'volatile int sink;'
