@@ -254,13 +254,9 @@ int cr_riscv64_call_target(const uint8_t *code, size_t len, uint64_t ret, uint64
 {
 	uint32_t i, h, u;
 
-	if (len < 8)
+	if (len < 8 || !cr_scan_last_word(code + len - 8, 4, &h) ||
+	    !cr_scan_last_word(code + len - 4, 4, &i))
 		return 0;
-	code += len - 8;
-	h = (uint32_t)code[0] | (uint32_t)code[1] << 8 | (uint32_t)code[2] << 16 |
-	    (uint32_t)code[3] << 24;
-	i = (uint32_t)code[4] | (uint32_t)code[5] << 8 | (uint32_t)code[6] << 16 |
-	    (uint32_t)code[7] << 24;
 	if ((i & 0xfff) == (0x6f | RA << 7)) {	/* jal ra */
 		u = (i >> 31) << 20 | ((i >> 12) & 0xff) << 12 | ((i >> 20) & 1) << 11 |
 		    ((i >> 21) & 0x3ff) << 1;
