@@ -1411,6 +1411,17 @@ static struct cr_dwwalk_sub *rec_new(struct ctx *x, uint64_t off, unsigned depth
 	return e;
 }
 
+/* What rec_new packed into e->dd: the DIEs read before it, and its depth. */
+static inline uint32_t rec_dies(const struct cr_dwwalk_sub *e)
+{
+	return e->dd & (CR_DWINFO_MAX_DIES - 1);
+}
+
+static inline unsigned rec_depth(const struct cr_dwwalk_sub *e)
+{
+	return e->dd >> 24;
+}
+
 /* e's code is [lo, hi): kept when it fits the entry's fields (a lo below
    the base wraps above them), else e stays one to read again (the same
    answers, more slowly). */
@@ -2119,8 +2130,8 @@ static int resume(struct ctx *x, const struct cr_dwwalks *w, unsigned u, uint64_
 				continue;
 		}
 		cr_cursor_init(c, s->mem, s->lo + off, s->lo + x->cu.end);
-		*depth = e->dd >> 24;
-		*dies = e->dd & (CR_DWINFO_MAX_DIES - 1);
+		*depth = rec_depth(e);
+		*dies = rec_dies(e);
 		return 0;
 	}
 	cr_cursor_init(c, s->mem, s->lo + w->unit[u].stop, s->lo + x->cu.end);
@@ -2234,8 +2245,7 @@ int cr_dwinfo_inlines_wk(const struct cr_dwinfo_src *src, const struct cr_dwcu *
 		w->unit[u].stop = x.sib && nch ? x.sib : c.pos - s->lo;
 		w->unit[u].stop_depth = nch ? ch[0].depth : depth;
 		w->unit[u].stop_dies =
-			x.sib && nch ? (x.rec[x.nrec - 1].dd & (CR_DWINFO_MAX_DIES - 1)) + 1
-				     : (nch ? i + 1 : i);
+			x.sib && nch ? rec_dies(&x.rec[x.nrec - 1]) + 1 : (nch ? i + 1 : i);
 		w->used += x.nrec;
 	}
 	if (i == CR_DWINFO_MAX_DIES)
