@@ -462,6 +462,7 @@ void cr_dbgset_init(struct cr_dbgset *s)
 {
 	s->n = 0;
 	s->inflated = 0;
+	s->held = NULL;
 }
 
 static void image_close(struct cr_dbgimage *im)
@@ -471,6 +472,8 @@ static void image_close(struct cr_dbgimage *im)
 	if (im->pfd > 0)
 		cr_sys_close(im->pfd - 1);
 	im->pfd = 0;
+	if (im->set && im->set->held == im)
+		im->set->held = NULL;
 	unmap(&mf);
 	if (im->zmap)
 		cr_sys_munmap(im->zmap, (size_t)im->zlen);
@@ -482,6 +485,7 @@ void cr_dbgset_close(struct cr_dbgset *s)
 		image_close(&s->img[i]);
 	s->n = 0;
 	s->inflated = 0;
+	s->held = NULL;
 }
 
 static uint64_t be64(const uint8_t *b)
@@ -660,18 +664,23 @@ static int zroom(struct cr_dbgset *s, struct cr_dbgimage *im, const struct cr_db
 
 /*
  * The image's file at file offsets, read with pread (the probe of
- * dwarf/info.h): the few bytes of a unit header read through the mapping
- * would map the 16 pages around them (the kernel's fault-around), unmapped
- * again at the end; a lookup that passes by every unit header of a module
- * of many units paid that for each (docs/performance.md).  The file is
- * opened again at the probe's first read, by path, and taken only if it is
- * the one mapped (device, inode, size), and closed again at the end of the
- * lookup (cr_dbg_probe_end): a process short of descriptors has no more of
- * them held.  Where it cannot be, the mapping is read.
+ * dwarf/info.h, and the memory of the sections read a few bytes at a time
+ * all over: .debug_str, .debug_rnglists, .debug_ranges).
+ * A few bytes read through the mapping would map the 16 pages around them
+ * (the kernel's fault-around), a fault that costs ~24 us on a host whose
+ * page tables a hypervisor keeps, against ~1.5 us for a pread of them
+ * (docs/performance.md, stops 41 and 42).  The file is opened again at the
+ * first read, by path, and taken only if it is the one mapped (device,
+ * inode, size).  At most one image of a set has its file open: opening
+ * another's closes it first, and the set's close closes the last (a process
+ * short of descriptors has one more held, for the report's duration).
+ * Where the file cannot be opened, the mapping is read, for the rest of the
+ * report.
  */
 static int probe_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
 {
 	struct cr_dbgimage *im = m->priv;
+	struct cr_dbgset *s = im->set;
 	struct statx st;
 	long r = -EINTR;
 	int fd;
@@ -679,13 +688,20 @@ static int probe_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t l
 	if (addr > m->hi || len > m->hi - addr)
 		return -CR_EFAULT;
 	if (im->pfd == 0) {
+		if (s->held && s->held != im && s->held->pfd > 0) {
+			cr_sys_close(s->held->pfd - 1);
+			s->held->pfd = 0;
+		}
+		s->held = NULL;
 		im->pfd = -1;	/* until it is the file */
 		fd = open_regular(im->path, &st);
 		if (fd >= 0 && (st.stx_ino != im->ino || st.stx_dev_major != im->dev_major ||
-				st.stx_dev_minor != im->dev_minor || st.stx_size != im->map_len))
+				st.stx_dev_minor != im->dev_minor || st.stx_size != im->map_len)) {
 			cr_sys_close(fd);
-		else if (fd >= 0)
+		} else if (fd >= 0) {
 			im->pfd = fd + 1;
+			s->held = im;
+		}
 	}
 	if (im->pfd < 0)
 		return im->file.read(&im->file, addr, dst, len);
@@ -695,18 +711,6 @@ static int probe_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t l
 			break;
 	}
 	return r == (long)len ? 0 : -CR_EFAULT;
-}
-
-void cr_dbg_probe_end(struct cr_dbgset *s, const struct cr_dbgimage *im)
-{
-	struct cr_dbgimage *m;
-
-	if (im < s->img || im >= s->img + s->n)
-		return;
-	m = &s->img[im - s->img];
-	if (m->pfd > 0)
-		cr_sys_close(m->pfd - 1);
-	m->pfd = 0;
 }
 
 static int image_open(struct cr_dbgset *s, struct cr_dbgimage *im, const struct cr_module *mod)
@@ -749,15 +753,22 @@ static int image_open(struct cr_dbgset *s, struct cr_dbgimage *im, const struct 
 	for (int k = 0; k < CR_DS_N; k++)
 		if (section(im, k, &sec[k], &z[k], &d[k]) < 0)
 			return -CR_ENOINFO;
-	if (d[CR_DS_INFO].mem == &im->file) {
-		/* .debug_info in the file itself: the unit headers a lookup
-		   passes by are read with pread */
-		im->probe.read = probe_read;
-		im->probe.priv = im;
-		im->probe.lo = 0;
-		im->probe.hi = im->map_len;
+	/* The file by pread: .debug_info's unit headers that a lookup passes
+	   by or starts a walk at, a long unit's window (dwarf/info.h), and the
+	   sections read in scattered small pieces, each string or range list
+	   in a page of its own.  The sections read from start to end, or at
+	   every DIE of a walk (.debug_addr, .debug_str_offsets), stay
+	   mapped. */
+	im->probe.read = probe_read;
+	im->probe.priv = im;
+	im->probe.lo = 0;
+	im->probe.hi = im->map_len;
+	if (d[CR_DS_INFO].mem == &im->file)
 		im->src.probe = &im->probe;
-	}
+	for (int k = 0; k < CR_DS_N; k++)
+		if (d[k].mem == &im->file && (k == CR_DS_STR ||
+					      k == CR_DS_RNGLISTS || k == CR_DS_RANGES))
+			d[k].mem = &im->probe;
 	im->src.info = d[CR_DS_INFO];
 	im->src.abbrev = d[CR_DS_ABBREV];
 	im->src.aranges = d[CR_DS_ARANGES];

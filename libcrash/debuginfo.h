@@ -51,7 +51,8 @@ struct cr_dbgimage {
 	struct cr_mem file;		/* over map, at file offsets */
 	uint64_t ino;			/* the file mapped */
 	uint32_t dev_major, dev_minor;
-	struct cr_mem probe;		/* the file read with pread, at file offsets (src.probe) */
+	struct cr_mem probe;		/* the file read with pread, at file offsets (src.probe;
+					   the scattered sections' memory) */
 	int pfd;			/* the probe's descriptor + 1; 0: not open; -1: none (the mapping) */
 	uint8_t ztype[CR_DS_N];		/* CR_ELFCOMPRESS_* of a compressed section */
 	struct cr_dbgset *set;		/* whose decoder scratch they use */
@@ -75,6 +76,7 @@ struct cr_dbgset {
 	struct cr_dbgimage img[CR_DBG_IMAGES];
 	unsigned n;
 	uint64_t inflated;		/* bytes inflated so far */
+	struct cr_dbgimage *held;	/* the one image whose file is open for pread (probe_read) */
 	struct cr_inflate inf;		/* the decoders' scratch */
 	struct cr_unzstd unzstd;
 };
@@ -90,13 +92,6 @@ extern struct cr_dbgcfg cr_dbgcfg;
 
 void cr_dbgset_init(struct cr_dbgset *s);
 void cr_dbgset_close(struct cr_dbgset *s);
-
-/*
- * The end of a lookup that may have read im's unit headers through its
- * probe (cr_dwinfo_find_cu_span): the descriptor it opened, if any, is
- * closed.  im: one of s's images.
- */
-void cr_dbg_probe_end(struct cr_dbgset *s, const struct cr_dbgimage *im);
 
 /*
  * mod's DWARF, found and mapped at its first use in this set.  NULL: none

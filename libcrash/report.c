@@ -734,7 +734,6 @@ static int unit_at(struct cr_symz *z, const struct cr_dbgimage *im, uint64_t a,
 
 	if (span_of(z, im, a, &off) < 0) {
 		ret = cr_dwinfo_find_cu_span(&im->src, a, &off, &lo, &hi);
-		cr_dbg_probe_end(&z->dbg, im);
 		if (ret < 0)
 			return ret;
 		if (z->nspans < UNITS) {
@@ -817,8 +816,6 @@ static const struct chain *chain_at(struct cr_symz *z, const struct cr_module *m
 	if (c->im && cr_dwinfo_inlines_wk(&c->im->src, &c->cu, a, z->tmpf, CR_DWINFO_MAX_FRAMES,
 					  &n, &z->ab, lone ? NULL : &z->walks) < 0)
 		n = 0;
-	if (c->im)
-		cr_dbg_probe_end(&z->dbg, c->im);	/* the window's file, if it was opened */
 	c->n = (uint16_t)n;
 	if (z->ncache < CHAINS && n <= POOL - z->npool) {
 		struct chain *k = &z->cache[z->ncache++];

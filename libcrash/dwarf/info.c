@@ -875,7 +875,19 @@ static int unit(struct ctx *x, uint64_t off, struct die *d, struct cr_dwabbrevs 
 	int ret;
 
 	x->cached = 0;
-	if ((ret = header(x->src, off, cu, &c)) < 0)
+	/* The header and the unit's DIE, a few bytes at the unit's start, by
+	   pread where the source has a probe (not a page fault that maps 16
+	   pages for them); by the section's memory if that fails. */
+	if (x->src->probe) {
+		struct cr_dwinfo_src ps = *x->src;
+
+		ps.info.mem = x->src->probe;
+		if ((ret = header(&ps, off, cu, &c)) == -CR_EFAULT)
+			ret = header(x->src, off, cu, &c);
+	} else {
+		ret = header(x->src, off, cu, &c);
+	}
+	if (ret < 0)
 		return ret;
 	if (ab) {	/* the unit's table decoded once, for this DIE and the walks after */
 		if (ab->mem != x->src->abbrev.mem || ab->table != cu->abbrev)
@@ -883,7 +895,12 @@ static int unit(struct ctx *x, uint64_t off, struct die *d, struct cr_dwabbrevs 
 		if (ab->mem == x->src->abbrev.mem && ab->table == cu->abbrev)
 			x->ab = ab;
 	}
-	if ((ret = read_die(x, &c, d)) != 0)
+	if ((ret = read_die(x, &c, d)) == -CR_EFAULT && c.mem != x->src->info.mem) {
+		cr_cursor_init(&c, x->src->info.mem, x->src->info.lo + cu->die,
+			       x->src->info.lo + cu->end);
+		ret = read_die(x, &c, d);
+	}
+	if (ret != 0)
 		return ret > 0 ? -CR_EINVAL : ret;	/* a unit needs a DIE */
 	if (d->tag != DW_TAG_compile_unit && d->tag != DW_TAG_partial_unit)
 		return -CR_EINVAL;

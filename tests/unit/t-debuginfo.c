@@ -7,6 +7,7 @@
  * debuginfod cache) over files written to a temporary directory, and a
  * candidate of another build refused.
  */
+#include <dirent.h>
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -490,6 +491,140 @@ static void t_image(void)
 	rmdir(dir);
 }
 
+/* A debug file with every section in place, each string section's bytes its own. */
+static void plain_image(struct img *im, const char *tag)
+{
+	char str[32], lstr[32];
+
+	snprintf(str, sizeof(str), "str of %s", tag);
+	snprintf(lstr, sizeof(lstr), "line_str of %s", tag);
+	start(im);
+	add_note(im, build_id, sizeof(build_id));
+	add_sect(im, ".text", SHT_NOBITS, SHF_ALLOC | SHF_EXECINSTR, "", 4096);
+	add_sect(im, ".debug_info", SHT_PROGBITS, 0, "INFO", 4);
+	add_sect(im, ".debug_abbrev", SHT_PROGBITS, 0, "AB", 2);
+	add_sect(im, ".debug_line", SHT_PROGBITS, 0, "LINE", 4);
+	add_sect(im, ".debug_str", SHT_PROGBITS, 0, str, strlen(str) + 1);
+	add_sect(im, ".debug_line_str", SHT_PROGBITS, 0, lstr, strlen(lstr) + 1);
+	add_sect(im, ".debug_rnglists", SHT_PROGBITS, 0, "RNGLISTS", 8);
+	add_sect(im, ".debug_ranges", SHT_PROGBITS, 0, "RANGES", 6);
+	add_sect(im, ".debug_addr", SHT_PROGBITS, 0, "ADDR", 4);
+	finish(im);
+}
+
+/* How many of this process's descriptors name path (/proc/self/fd). */
+static int fds_on(const char *path)
+{
+	char link[600], to[600];
+	struct dirent *e;
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		ssize_t k;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", e->d_name);
+		if ((k = readlink(link, to, sizeof(to) - 1)) <= 0)
+			continue;
+		to[k] = 0;
+		n += strcmp(to, path) == 0;
+	}
+	closedir(d);
+	return n;
+}
+
+static int str_is(const struct cr_dwsect *s, const char *want)
+{
+	char buf[32] = { 0 };
+	size_t n = strlen(want);	/* the section's bytes: want, and a NUL or nothing */
+
+	return s->mem && s->hi - s->lo >= n && s->hi - s->lo <= n + 1 && cr_read(s->mem, s->lo, buf, n) == 0 &&
+	       memcmp(buf, want, n) == 0;
+}
+
+/*
+ * The sections read in scattered small pieces (.debug_str, .debug_rnglists,
+ * .debug_ranges) are read with pread, through the image's probe, not its
+ * mapping: their memory has no views, and reading them opens the file.
+ * The sections read in order (.debug_info's DIEs in place, .debug_line,
+ * .debug_line_str, .debug_addr) stay on the mapping.  At most one image's
+ * file is held open: reading B's closes A's; the set's close closes B's.
+ * A file replaced on disk after it was mapped is not taken: its reads come
+ * from the mapping, the same bytes, with nothing held.
+ */
+static void t_held(void)
+{
+	static struct cr_dbgset set;
+	const struct cr_dbgimage *a, *b, *c;
+	struct cr_module ma, mb, mc;
+	struct img ia, ib, ic;
+
+	if (!mkdtemp(strcpy(dir, "/tmp/t-debuginfo-XXXXXX")))
+		return;
+	plain_image(&ia, "a");
+	plain_image(&ib, "b");
+	plain_image(&ic, "c");
+	write_file("a", &ia);
+	write_file("b", &ib);
+	write_file("c", &ic);
+	module(&ma, "a", 0);
+	module(&mb, "b", 0);
+	module(&mc, "c", 0);
+	ma.lo = 0x1000;
+	mb.lo = 0x2000;
+	mc.lo = 0x3000;
+	cr_dbgset_init(&set);
+	a = cr_dbg_image(&set, &ma);
+	b = cr_dbg_image(&set, &mb);
+	c = cr_dbg_image(&set, &mc);
+	tap_ok(a && b && c, "held: three images, each its module's own file");
+	if (!a || !b || !c) {
+		cr_dbgset_close(&set);
+		return;
+	}
+	tap_ok(a->src.str.mem == &a->probe && a->src.rnglists.mem == &a->probe &&
+		       a->src.ranges.mem == &a->probe && a->line.str.mem == &a->probe &&
+		       !a->probe.view && a->src.probe == &a->probe,
+	       "held: .debug_str, .debug_rnglists, .debug_ranges through the probe, which has no views");
+	tap_ok(a->src.info.mem == &a->file && a->line.line.mem == &a->file &&
+		       a->src.line_str.mem == &a->file && a->line.line_str.mem == &a->file &&
+		       a->src.addr.mem == &a->file && a->file.view,
+	       "held: .debug_info, .debug_line, .debug_line_str, .debug_addr on the mapping");
+	tap_ok(fds_on(ma.path) == 0 && fds_on(mb.path) == 0, "held: nothing open before a read");
+	tap_ok(str_is(&a->src.info, "INFO") && str_is(&a->src.line_str, "line_str of a") &&
+		       fds_on(ma.path) == 0,
+	       "held: reads of the mapping open nothing");
+	tap_ok(str_is(&a->src.str, "str of a") && str_is(&a->src.rnglists, "RNGLISTS") &&
+		       str_is(&a->src.ranges, "RANGES"),
+	       "held: A's scattered sections read right");
+	tap_ok(fds_on(ma.path) == 1, "held: A's file open after, once");
+	tap_ok(str_is(&a->src.str, "str of a") && fds_on(ma.path) == 1,
+	       "held: A read again: the same descriptor");
+	tap_ok(str_is(&b->src.str, "str of b") && fds_on(mb.path) == 1 && fds_on(ma.path) == 0,
+	       "held: B read: B's file open, A's closed");
+	tap_ok(str_is(&a->src.str, "str of a") && fds_on(ma.path) == 1 && fds_on(mb.path) == 0,
+	       "held: A again: A's open, B's closed");
+	/* c replaced on disk (a new inode at its path) after it was mapped */
+	unlink(mc.path);
+	plain_image(&ic, "C");
+	write_file("c", &ic);
+	tap_ok(str_is(&c->src.str, "str of c") && fds_on(mc.path) == 0 && fds_on(ma.path) == 0,
+	       "held: a file replaced on disk: the mapping's bytes, nothing held, A's closed");
+	tap_ok(str_is(&c->src.rnglists, "RNGLISTS") && fds_on(mc.path) == 0,
+	       "held: ...and not tried again");
+	tap_ok(cr_read(a->src.str.mem, a->probe.hi - 2, (char[4]){ 0 }, 4) < 0,
+	       "held: a read past the file fails");
+	cr_dbgset_close(&set);
+	tap_ok(fds_on(ma.path) == 0 && fds_on(mb.path) == 0 && fds_on(mc.path) == 0,
+	       "held: the set closed: nothing open");
+	unlink(ma.path);
+	unlink(mb.path);
+	unlink(mc.path);
+	rmdir(dir);
+}
+
 /*
  * A zlib stream of n bytes of "abcd" repeated (n >= 4): one fixed Huffman
  * block (RFC 1951 3.2.6) of the four literals, matches of length 258 at
@@ -612,6 +747,7 @@ int main(void)
 	t_elf();
 	t_find();
 	t_image();
+	t_held();
 	t_zview();
 	return tap_done();
 }

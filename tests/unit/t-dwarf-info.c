@@ -538,10 +538,12 @@ static void aranges_listed(void)
 	map();
 }
 
+static int same_unit(const struct cr_dwcu *a, const struct cr_dwcu *b);
+
 /* A probe (cr_dwinfo_src.probe) over .debug_info that counts its reads, or fails them. */
 static struct {
 	struct cr_mem m;
-	unsigned reads;
+	unsigned reads, below;	/* below: reads that start before unit 1 */
 	int fail;
 } pm;
 
@@ -549,30 +551,43 @@ static int probe_read(const struct cr_mem *m, uint64_t at, void *dst, size_t len
 {
 	(void)m;
 	pm.reads++;
+	pm.below += at < INFO + cu1;
 	return pm.fail ? -CR_EFAULT : mem[0].read(&mem[0], at, dst, len);
 }
 
 /*
  * The headers of the units find_cu passes by (those with a .debug_aranges
- * set) come through the probe, and only those: unit 1's DIE (no set) and an
- * aranges hit read none.  A probe that cannot read fails the lookup, as an
- * unreadable .debug_info does.
+ * set) come through the probe, and so do a unit's header and first DIE
+ * when it is read (unit 1's, which has no set): one read before unit 1,
+ * the others in it; an aranges hit reads none.  A probe that cannot read
+ * fails a lookup that passes by a unit, as an unreadable .debug_info does;
+ * a unit read through it is read from the section instead, the same.
  */
 static void probe(void)
 {
+	struct cr_dwcu a, b;
 	uint64_t off = 99;
 
 	pm.m = (struct cr_mem){ .read = probe_read, .lo = INFO, .hi = INFO + info.n };
-	pm.reads = 0;
+	pm.reads = pm.below = 0;
 	pm.fail = 0;
 	src.probe = &pm.m;
 	tap_is_i64(cr_dwinfo_find_cu(&src, 0x4155, &off), 0, "probe: find_cu 0x4155 found");
 	tap_is_u64(off, cu1, "   ...unit 1, past unit 0's header");
-	tap_ok(pm.reads == 1, "   ...unit 0's header read through the probe, once");
+	tap_ok(pm.below == 1 && pm.reads >= 2,
+	       "   ...unit 0's header read through the probe, once; unit 1's start through it too");
 	pm.reads = 0;
 	tap_is_i64(cr_dwinfo_find_cu(&src, 0x1122, &off), 0, "probe: find_cu 0x1122 found");
 	tap_ok(pm.reads == 0 && off == cu0, "   ...in unit 0 by .debug_aranges: no probe read");
+	src.probe = NULL;
+	tap_is_i64(cr_dwinfo_unit(&src, cu1, &a), 0, "probe: unit 1 without a probe");
+	src.probe = &pm.m;
+	pm.reads = 0;
+	tap_ok(cr_dwinfo_unit(&src, cu1, &b) == 0 && pm.reads > 0 && same_unit(&a, &b),
+	       "   ...through the probe: the same unit");
 	pm.fail = 1;
+	tap_ok(cr_dwinfo_unit(&src, cu1, &b) == 0 && same_unit(&a, &b),
+	       "   ...through a probe that fails: the same unit, from the section");
 	tap_is_i64(cr_dwinfo_find_cu(&src, 0x4155, &off), -CR_EFAULT,
 		   "probe that fails: find_cu 0x4155 fails, -CR_EFAULT");
 	src.probe = NULL;
