@@ -82,6 +82,8 @@ struct ctx {
 	/* Recording a unit's walk (cr_dwwalks): entries go to rec[0, nrec). */
 	struct cr_dwwalk_sub *rec;
 	uint32_t nrec, maxrec, dies;	/* dies: the DIEs the walk has read */
+	uint32_t grp;			/* the last entry's subprograms while more may
+					   join it (rec_join); 0: closed */
 	int norec;			/* the unit cannot be recorded */
 	uint64_t sib;			/* the target's sibling jump, 0: none */
 };
@@ -1425,6 +1427,7 @@ static struct cr_dwwalk_sub *rec_new(struct ctx *x, uint64_t off, unsigned depth
 	e->off = (uint32_t)(off - x->cu.off);
 	e->dd = dies | (uint32_t)depth << 24;
 	e->lo = e->len = 0;
+	x->grp = 0;
 	return e;
 }
 
@@ -1450,6 +1453,33 @@ static void rec_span(const struct ctx *x, struct cr_dwwalk_sub *e, uint64_t lo, 
 		e->lo = (uint32_t)(lo - base);
 		e->len = (uint32_t)(hi - lo);
 	}
+}
+
+/*
+ * A subprogram walk_fast passed by, whose code is [lo, hi), joins the last
+ * entry when that is an open group of fewer than CR_DWWALK_GROUP and the
+ * union still fits its fields: the entry, or NULL (a new one is needed).
+ */
+static struct cr_dwwalk_sub *rec_join(struct ctx *x, uint64_t lo, uint64_t hi)
+{
+	uint64_t base = x->cu.low_pc, ulo, uhi;
+	struct cr_dwwalk_sub *e;
+
+	if (x->grp == 0 || x->grp >= CR_DWWALK_GROUP || hi <= lo)
+		return NULL;
+	e = &x->rec[x->nrec - 1];
+	ulo = base + e->lo;
+	uhi = ulo + e->len;
+	if (lo < ulo)
+		ulo = lo;
+	if (hi > uhi)
+		uhi = hi;
+	if (ulo - base > UINT32_MAX || uhi - ulo > UINT32_MAX)
+		return NULL;
+	e->lo = (uint32_t)(ulo - base);
+	e->len = (uint32_t)(uhi - ulo);
+	x->grp++;
+	return e;
 }
 
 static void record(struct ctx *x, const struct die *d, unsigned depth, uint64_t pos)
@@ -1690,13 +1720,15 @@ static void walk_fast(struct ctx *x, const uint8_t *u, uint64_t uend, struct cr_
 				hi += lo;
 			if (lo <= pc && pc < hi)
 				break;	/* the chain's subprogram */
-			if (rec) {	/* record() */
-				struct cr_dwwalk_sub *r = rec_new(x, cuoff + pos, d, k);
+			if (rec) {	/* record(), or a group's next (rec_join) */
+				struct cr_dwwalk_sub *r = rec_join(x, lo, hi);
 
-				if (r) {
+				if (!r && (r = rec_new(x, cuoff + pos, d, k))) {
 					rec_span(x, r, lo, hi);
-					x->sib = children && sib != UINT64_MAX ? cuoff + sib : 0;
+					x->grp = r->len != 0;	/* a group opens */
 				}
+				if (r)
+					x->sib = children && sib != UINT64_MAX ? cuoff + sib : 0;
 			}
 		}
 		pos = next;

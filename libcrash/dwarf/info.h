@@ -289,20 +289,36 @@ int cr_dwinfo_inlines_ab(const struct cr_dwinfo_src *src, const struct cr_dwcu *
  * walk, from there.  A unit with code outside any subprogram (inlined
  * subroutines or blocks with addresses there) is not recorded.  The
  * caller's storage; sub NULL: nothing is recorded.
+ *
+ * Up to CR_DWWALK_GROUP subprograms in a row that the walk passed by in
+ * place (walk_fast), each with its span, share one entry: the first one's
+ * offset, depth and count, and the union of their spans.  A next lookup
+ * whose pc the union holds walks from the first of them, over the others
+ * (sibling jumps), to the one that holds it, or on past them if none does
+ * (a gap in the union): the same walk as from the unit's start, since no
+ * entry before holds the pc.  A subprogram that walk_die takes (the one
+ * that holds the first pc, one with DW_AT_ranges) has an entry of its own.
  */
 #define CR_DWWALK_UNITS 64
 #define CR_DWWALK_SUBS (1u << 16)
+#ifdef CR_DWWALK_SMALL
+#define CR_DWWALK_GROUP 3u
+#else
+#define CR_DWWALK_GROUP 8u
+#endif
 /*
- * 16 bytes, so that a unit's record of thousands of subprograms costs few
- * fresh pages (a unity unit of 2,000 functions: 40-byte records touched
- * 106 pages of the mapping in the symbols benchmark, at ~10 us each on a
+ * 16 bytes, and a group of subprograms to one, so that a unit's record of
+ * thousands of subprograms costs few fresh pages (a unity unit of 2,000
+ * functions: 40-byte records, one a subprogram, touched 106 pages of the
+ * mapping in the symbols benchmark, 16-byte ones 42, at ~10 us each on a
  * host that pays for first touches; docs/performance.md).
  */
 struct cr_dwwalk_sub {
-	uint32_t off;	/* of its DIE, from the unit's start */
+	uint32_t off;	/* of its (first) DIE, from the unit's start */
 	uint32_t lo;	/* its low pc, from the unit's DW_AT_low_pc (0 if absent) */
-	uint32_t len;	/* [lo, lo + len) holds its code; 0: read the DIE again for
-			   each pc (DW_AT_ranges, or an address that does not fit) */
+	uint32_t len;	/* [lo, lo + len) holds its (their) code; 0: read the DIE
+			   again for each pc (DW_AT_ranges, or an address that
+			   does not fit), never a group */
 	uint32_t dd;	/* the DIEs the walk read before it (bits 0-23), its
 			   depth (bits 24-31) */
 };

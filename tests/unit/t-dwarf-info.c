@@ -1041,7 +1041,7 @@ static struct buf fi, fa, fs;
 #define TAG_VARIABLE 0x34
 static struct cr_mem fm_[3];
 static struct cr_dwinfo_src fsrc;
-static size_t f_len_at, f_end, f_sib_f;
+static size_t f_len_at, f_end, f_sib_f, f_def, f_h_low;	/* f's definition, h's DW_AT_low_pc */
 
 static void fput_decl(uint64_t code, uint64_t tag, int children, const unsigned *spec)
 {
@@ -1154,6 +1154,7 @@ static void fast_build(void)
 	uleb(&fi, 0);	/* end of n */
 	patch(&fi, ns_sib, fi.n, 4);
 	/* f [0x1000, 0x1100), in place; an inline of g in a block */
+	f_def = fi.n;
 	uleb(&fi, 7), put(&fi, d_f, 4), put(&fi, 0x1000, 8), put(&fi, 0x100, 8);
 	sub_sib = fi.n;
 	put(&fi, 0, 4);
@@ -1177,7 +1178,9 @@ static void fast_build(void)
 	uleb(&fi, 12), put(&fi, 0x1200, 8), put(&fi, 0x1280, 8), put(&fi, s_k, 4);
 	(void)d_k;
 	/* h's definition: not before its declaration's sibling jump */
-	uleb(&fi, 7), put(&fi, d_h, 4), put(&fi, 0x1280, 8), put(&fi, 0x80, 8);
+	uleb(&fi, 7), put(&fi, d_h, 4);
+	f_h_low = fi.n;
+	put(&fi, 0x1280, 8), put(&fi, 0x80, 8);
 	sib = fi.n;
 	put(&fi, 0, 4);
 	uleb(&fi, 0);
@@ -1255,24 +1258,31 @@ static void fast_check(uint64_t pc, const char *want, unsigned want_fast, const 
 /*
  * A unit's record (cr_dwwalks) made by a walk that passes every subprogram
  * of the fast unit: 16-byte entries whose spans count from the unit's
- * DW_AT_low_pc; with the low_pc moved above f and g, theirs do not fit and
- * are read again.  Either way every pc gets the frames of a walk without a
- * record.
+ * DW_AT_low_pc.  All four are passed in place: f opens a group and g, k
+ * and h join it (the union of their spans, f's offset).  With the low_pc
+ * moved above f and g, theirs do not fit and are read again (entries of
+ * their own, no group), and k opens a group that h joins; with h moved to
+ * 0x1400, the union has a gap, and a pc in it walks from f past h to the
+ * unit's end.  Every pc gets the frames of a walk without a record.
  */
 static void records_check(void)
 {
 	static struct cr_dwabbrevs ab;
 	static struct cr_dwwalk_sub subs[CR_DWWALK_SUBS];
-	static const uint64_t pcs[] = { 0x1005, 0x1015, 0x1150, 0x1250, 0x12a0, 0x1400, 0x1100 };
+	static const uint64_t pcs[] = { 0x1005, 0x1015, 0x1150, 0x1250, 0x12a0, 0x1400,
+					0x1100, 0x1300, 0x1440, 0x1290 };
 	static const struct {
-		uint64_t base;
-		uint32_t lo[4], len[4];
+		uint64_t base, h;
+		unsigned n;
+		uint32_t lo[3], len[3];
 		const char *what;
 	} cases[] = {
-		{ 0x1000, { 0, 0x100, 0x200, 0x280 }, { 0x100, 0x100, 0x80, 0x80 },
-		  "a unit's record: f, g, k, h from the unit's low_pc" },
-		{ 0x1180, { 0, 0, 0x80, 0x100 }, { 0, 0, 0x80, 0x80 },
-		  "a unit's record: f and g below the unit's low_pc, to be read again" },
+		{ 0x1000, 0x1280, 1, { 0 }, { 0x300 },
+		  "a unit's record: f, g, k, h in one group from the unit's low_pc" },
+		{ 0x1180, 0x1280, 3, { 0, 0, 0x80 }, { 0, 0, 0x100 },
+		  "a unit's record: f and g below the unit's low_pc, to be read again; k with h" },
+		{ 0x1000, 0x1400, 1, { 0 }, { 0x480 },
+		  "a unit's record: the group's union with a gap" },
 	};
 	struct buf save = fi;
 	char msg[160];
@@ -1285,6 +1295,7 @@ static void records_check(void)
 		unsigned n1, n2, ok = 1, same = 0;
 
 		patch(&fi, 13, cases[k].base, 8);	/* the unit's DW_AT_low_pc */
+		patch(&fi, f_h_low, cases[k].h, 8);
 		if (cr_dwinfo_unit(&fsrc, 0, &cu) < 0 || cu.low_pc != cases[k].base) {
 			tap_ok(0, cases[k].what);
 			continue;
@@ -1292,11 +1303,12 @@ static void records_check(void)
 		memset(&w, 0, sizeof(w));
 		w.sub = subs;
 		ab.mem = NULL;
-		cr_dwinfo_inlines_wk(&fsrc, &cu, 0x1400, f2, 8, &n2, &ab, &w);
-		ok = w.nunits == 1 && w.unit[0].n == 4;
-		for (unsigned i = 0; ok && i < 4; i++)
+		cr_dwinfo_inlines_wk(&fsrc, &cu, 0x1500, f2, 8, &n2, &ab, &w);
+		ok = w.nunits == 1 && w.unit[0].n == cases[k].n;
+		for (unsigned i = 0; ok && i < cases[k].n; i++)
 			ok = subs[i].lo == cases[k].lo[i] && subs[i].len == cases[k].len[i] &&
 			     subs[i].dd >> 24 == 1;
+		ok = ok && subs[0].off == f_def - f_len_at;	/* f's, the first */
 		tap_ok(ok, cases[k].what);
 		for (unsigned i = 0; i < CR_ARRAY_SIZE(pcs); i++) {
 			int r1 = cr_dwinfo_inlines(&fsrc, &cu, pcs[i], f1, 8, &n1);
@@ -1313,6 +1325,7 @@ static void records_check(void)
 	}
 	fi = save;
 	patch(&fi, 13, 0x1000, 8);
+	patch(&fi, f_h_low, 0x1280, 8);
 }
 
 static void fast(void)
