@@ -462,7 +462,7 @@ void cr_dbgset_init(struct cr_dbgset *s)
 {
 	s->n = 0;
 	s->inflated = 0;
-	s->held = NULL;
+	s->nofile = 0;
 }
 
 static void image_close(struct cr_dbgimage *im)
@@ -472,8 +472,6 @@ static void image_close(struct cr_dbgimage *im)
 	if (im->pfd > 0)
 		cr_sys_close(im->pfd - 1);
 	im->pfd = 0;
-	if (im->set && im->set->held == im)
-		im->set->held = NULL;
 	unmap(&mf);
 	if (im->zmap)
 		cr_sys_munmap(im->zmap, (size_t)im->zlen);
@@ -485,7 +483,7 @@ void cr_dbgset_close(struct cr_dbgset *s)
 		image_close(&s->img[i]);
 	s->n = 0;
 	s->inflated = 0;
-	s->held = NULL;
+	s->nofile = 0;
 }
 
 static uint64_t be64(const uint8_t *b)
@@ -665,17 +663,20 @@ static int zroom(struct cr_dbgset *s, struct cr_dbgimage *im, const struct cr_db
 /*
  * The image's file at file offsets, read with pread (the probe of
  * dwarf/info.h, and the memory of the sections read a few bytes at a time
- * all over: .debug_str, .debug_rnglists, .debug_ranges).
- * A few bytes read through the mapping would map the 16 pages around them
- * (the kernel's fault-around), a fault that costs ~24 us on a host whose
- * page tables a hypervisor keeps, against ~1.5 us for a pread of them
+ * all over: .debug_str, .debug_rnglists, .debug_ranges).  A few bytes read
+ * through the mapping would map the 16 pages around them (the kernel's
+ * fault-around), a fault that costs ~24 us on a host whose page tables a
+ * hypervisor keeps, against ~1.5 us for a pread of them
  * (docs/performance.md, stops 41 and 42).  The file is opened again at the
  * first read, by path, and taken only if it is the one mapped (device,
- * inode, size).  At most one image of a set has its file open: opening
- * another's closes it first, and the set's close closes the last (a process
- * short of descriptors has one more held, for the report's duration).
- * Where the file cannot be opened, the mapping is read, for the rest of the
- * report.
+ * inode, size); where it cannot be, the mapping is read, for the rest of
+ * the report.  Each image keeps its file open until the set is closed (at
+ * most CR_DBG_IMAGES descriptors: a backtrace's frames go from module to
+ * module, and the names are read in their order), unless the process is
+ * short of descriptors: when the one the kernel gave is less than
+ * CR_DBG_FD_SPARE below RLIMIT_NOFILE's soft limit, opening it closes the
+ * other images' first, so that such a process has one more held, never
+ * more, and the report's other files still open.
  */
 static int probe_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t len)
 {
@@ -688,19 +689,24 @@ static int probe_read(const struct cr_mem *m, uint64_t addr, void *dst, size_t l
 	if (addr > m->hi || len > m->hi - addr)
 		return -CR_EFAULT;
 	if (im->pfd == 0) {
-		if (s->held && s->held != im && s->held->pfd > 0) {
-			cr_sys_close(s->held->pfd - 1);
-			s->held->pfd = 0;
-		}
-		s->held = NULL;
 		im->pfd = -1;	/* until it is the file */
 		fd = open_regular(im->path, &st);
 		if (fd >= 0 && (st.stx_ino != im->ino || st.stx_dev_major != im->dev_major ||
 				st.stx_dev_minor != im->dev_minor || st.stx_size != im->map_len)) {
 			cr_sys_close(fd);
 		} else if (fd >= 0) {
+			if (s->nofile == 0) {
+				struct rlimit l;
+
+				s->nofile = cr_sys_prlimit(RLIMIT_NOFILE, &l) == 0 ? l.rlim_cur : 1;
+			}
+			if ((uint64_t)fd + CR_DBG_FD_SPARE >= s->nofile)
+				for (unsigned i = 0; i < s->n; i++)
+					if (&s->img[i] != im && s->img[i].pfd > 0) {
+						cr_sys_close(s->img[i].pfd - 1);
+						s->img[i].pfd = 0;
+					}
 			im->pfd = fd + 1;
-			s->held = im;
 		}
 	}
 	if (im->pfd < 0)

@@ -41,6 +41,8 @@ enum {
 #define CR_DBG_IMAGES 8			/* modules with DWARF in one report */
 #define CR_DBG_INFLATE_MAX (512u << 20)	/* bytes inflated in one report */
 #define CR_DBG_PATH 512			/* a debug file's path */
+#define CR_DBG_FD_SPARE 16		/* descriptors below the limit that a report
+					   leaves free before it holds more than one */
 
 /* One module's DWARF.  Sections point into the mapping or an inflated copy. */
 struct cr_dbgimage {
@@ -76,7 +78,8 @@ struct cr_dbgset {
 	struct cr_dbgimage img[CR_DBG_IMAGES];
 	unsigned n;
 	uint64_t inflated;		/* bytes inflated so far */
-	struct cr_dbgimage *held;	/* the one image whose file is open for pread (probe_read) */
+	uint64_t nofile;		/* RLIMIT_NOFILE's soft limit, asked at the first
+					   probe_read (0: not yet) */
 	struct cr_inflate inf;		/* the decoders' scratch */
 	struct cr_unzstd unzstd;
 };

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -549,10 +550,12 @@ static int str_is(const struct cr_dwsect *s, const char *want)
  * .debug_ranges) are read with pread, through the image's probe, not its
  * mapping: their memory has no views, and reading them opens the file.
  * The sections read in order (.debug_info's DIEs in place, .debug_line,
- * .debug_line_str, .debug_addr) stay on the mapping.  At most one image's
- * file is held open: reading B's closes A's; the set's close closes B's.
- * A file replaced on disk after it was mapped is not taken: its reads come
- * from the mapping, the same bytes, with nothing held.
+ * .debug_line_str, .debug_addr) stay on the mapping.  Each image keeps its
+ * file open until the set is closed; in a process short of descriptors
+ * (the one given less than CR_DBG_FD_SPARE below RLIMIT_NOFILE), one image
+ * at a time: reading B's closes A's.  A file replaced on disk after it was
+ * mapped is not taken: its reads come from the mapping, the same bytes,
+ * with nothing held.
  */
 static void t_held(void)
 {
@@ -560,6 +563,8 @@ static void t_held(void)
 	const struct cr_dbgimage *a, *b, *c;
 	struct cr_module ma, mb, mc;
 	struct img ia, ib, ic;
+	struct rlimit lim, low;
+	int next;
 
 	if (!mkdtemp(strcpy(dir, "/tmp/t-debuginfo-XXXXXX")))
 		return;
@@ -600,18 +605,17 @@ static void t_held(void)
 		       str_is(&a->src.ranges, "RANGES"),
 	       "held: A's scattered sections read right");
 	tap_ok(fds_on(ma.path) == 1, "held: A's file open after, once");
-	tap_ok(str_is(&a->src.str, "str of a") && fds_on(ma.path) == 1,
-	       "held: A read again: the same descriptor");
-	tap_ok(str_is(&b->src.str, "str of b") && fds_on(mb.path) == 1 && fds_on(ma.path) == 0,
-	       "held: B read: B's file open, A's closed");
-	tap_ok(str_is(&a->src.str, "str of a") && fds_on(ma.path) == 1 && fds_on(mb.path) == 0,
-	       "held: A again: A's open, B's closed");
+	tap_ok(str_is(&b->src.str, "str of b") && fds_on(mb.path) == 1 && fds_on(ma.path) == 1,
+	       "held: B read: B's file open too");
+	tap_ok(str_is(&a->src.str, "str of a") && str_is(&b->src.rnglists, "RNGLISTS") &&
+		       fds_on(ma.path) == 1 && fds_on(mb.path) == 1,
+	       "held: A and B again: the same descriptors");
 	/* c replaced on disk (a new inode at its path) after it was mapped */
 	unlink(mc.path);
 	plain_image(&ic, "C");
 	write_file("c", &ic);
-	tap_ok(str_is(&c->src.str, "str of c") && fds_on(mc.path) == 0 && fds_on(ma.path) == 0,
-	       "held: a file replaced on disk: the mapping's bytes, nothing held, A's closed");
+	tap_ok(str_is(&c->src.str, "str of c") && fds_on(mc.path) == 0,
+	       "held: a file replaced on disk: the mapping's bytes, nothing held");
 	tap_ok(str_is(&c->src.rnglists, "RNGLISTS") && fds_on(mc.path) == 0,
 	       "held: ...and not tried again");
 	tap_ok(cr_read(a->src.str.mem, a->probe.hi - 2, (char[4]){ 0 }, 4) < 0,
@@ -619,6 +623,34 @@ static void t_held(void)
 	cr_dbgset_close(&set);
 	tap_ok(fds_on(ma.path) == 0 && fds_on(mb.path) == 0 && fds_on(mc.path) == 0,
 	       "held: the set closed: nothing open");
+	/* Short of descriptors: the next one given is less than CR_DBG_FD_SPARE below the limit. */
+	unlink(mc.path);
+	plain_image(&ic, "c");
+	write_file("c", &ic);
+	next = dup(0);
+	close(next);
+	getrlimit(RLIMIT_NOFILE, &lim);
+	low = lim;
+	low.rlim_cur = (rlim_t)next + CR_DBG_FD_SPARE / 2;
+	if (next < 0 || setrlimit(RLIMIT_NOFILE, &low) < 0) {
+		tap_ok(0, "held: short of descriptors (setrlimit)");
+	} else {
+		cr_dbgset_init(&set);
+		a = cr_dbg_image(&set, &ma);
+		b = cr_dbg_image(&set, &mb);
+		tap_ok(a && b && str_is(&a->src.str, "str of a") && fds_on(ma.path) == 1,
+		       "held: short of descriptors: A's file open after a read");
+		tap_ok(b && str_is(&b->src.str, "str of b") && fds_on(mb.path) == 1 &&
+			       fds_on(ma.path) == 0,
+		       "held: short of descriptors: B read: B's file open, A's closed");
+		tap_ok(a && str_is(&a->src.str, "str of a") && fds_on(ma.path) == 1 &&
+			       fds_on(mb.path) == 0,
+		       "held: short of descriptors: A again: A's open, B's closed");
+		cr_dbgset_close(&set);
+		tap_ok(fds_on(ma.path) == 0 && fds_on(mb.path) == 0,
+		       "held: short of descriptors: the set closed: nothing open");
+		setrlimit(RLIMIT_NOFILE, &lim);
+	}
 	unlink(ma.path);
 	unlink(mb.path);
 	unlink(mc.path);
