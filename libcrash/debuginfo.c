@@ -771,6 +771,8 @@ static int image_open(struct cr_dbgset *s, struct cr_dbgimage *im, const struct 
 	im->probe.hi = im->map_len;
 	if (d[CR_DS_INFO].mem == &im->file)
 		im->src.probe = &im->probe;
+	if (d[CR_DS_LINE].mem == &im->file)
+		im->line.probe = &im->probe;	/* a long line program's window */
 	for (int k = 0; k < CR_DS_N; k++)
 		if (d[k].mem == &im->file && (k == CR_DS_STR ||
 					      k == CR_DS_RNGLISTS || k == CR_DS_RANGES))

@@ -860,9 +860,12 @@ static void rows_batch(struct cr_symz *z)
 				z->bpcs[n++] = b->pc - b->bias;
 			}
 		}
-		if (cr_dwline_find_many(&a->im->line, a->cu.stmt_list, z->bpcs, n, z->brows,
-					z->bfound) < 0)
+		/* A long program through the long units' window (its bytes are
+		   then no longer the window's: walk_window reads it again). */
+		if (cr_dwline_find_many_win(&a->im->line, a->cu.stmt_list, z->bpcs, n, z->brows,
+					    z->bfound, z->walks.win, CR_DWWALK_WIN) < 0)
 			memset(z->bfound, 0, n);
+		z->walks.wmem = NULL;
 		for (unsigned k = 0; k < n; k++) {
 			z->bat[k]->row_state = z->bfound[k] ? ROW_FOUND : ROW_NONE;
 			if (z->bfound[k])

@@ -875,13 +875,25 @@ static uint64_t rows_hit(struct run *st, const uint8_t *ord, uint64_t paddr, uin
 	return target_from(st, ord, addr);
 }
 
+/* run_fast's registers between two windows of a program (cr_dwline_find_many_win). */
+struct pause {
+	uint64_t addr, line, fcs, disc, paddr, pline, pfcs, pdisc, target;
+	size_t used;	/* the bytes of the last call's span its opcodes took */
+	int started;
+};
+
 /* Aligned to 64 bytes: where its loop falls in the fetch blocks moved the
    unity symbols crash by 0.06 ms between two builds of the same source
    (code added elsewhere in the library shifted it by 32 bytes:
-   docs/performance.md, stop 33). */
+   docs/performance.md, stop 33).  ps NULL: the whole program in [p, end);
+   else a window of it, where no opcode starts at or after stop (unless
+   stop is end): 1 and ps->used when the run pauses there, its registers
+   in ps for the next window. */
 __attribute__((aligned(64))) static int run_fast(const struct hdr *h, const uint8_t *p,
-						 const uint8_t *end, struct run *st)
+						 const uint8_t *end, const uint8_t *stop,
+						 struct run *st, struct pause *ps)
 {
+	const uint8_t *p0 = p;
 	/* fcs: the file (bits 0-30), is_stmt (bit 31) and column (32-63) in
 	   one register, and pfcs the previous row's: a row's copy is four
 	   moves, and the loop's state fits the registers (a file or column
@@ -1000,12 +1012,18 @@ __attribute__((aligned(64))) static int run_fast(const struct hdr *h, const uint
 		pdisc = disc;                                                                 \
 		disc = 0; /* 6.2.5.1: reset after each row */                                 \
 	} while (0)
-	RESET();
+	if (ps && ps->started) {
+		addr = ps->addr, line = ps->line, fcs = ps->fcs, disc = ps->disc;
+		paddr = ps->paddr, pline = ps->pline, pfcs = ps->pfcs, pdisc = ps->pdisc;
+		target = ps->target;
+	} else {
+		RESET();
+	}
 	{
 		unsigned op;
 #define NEXT()                                                                                 \
 	do {                                                                                  \
-		if (p >= end)                                                                 \
+		if (p >= stop)                                                                \
 			goto out;                                                             \
 		op = *p++;                                                                    \
 		goto *((const char *)&&op_special + op_of[op].to);                                          \
@@ -1107,13 +1125,54 @@ out:
 #undef FCS_FILE
 #undef TO
 #undef FCS_STMT
+	if (ps && stop < end) {	/* a pause at the window's end */
+		ps->addr = addr, ps->line = line, ps->fcs = fcs, ps->disc = disc;
+		ps->paddr = paddr, ps->pline = pline, ps->pfcs = pfcs, ps->pdisc = pdisc;
+		ps->target = target;
+		ps->used = (size_t)(p - p0);
+		ps->started = 1;
+		return 1;
+	}
 	return -CR_ENOINFO;
 }
 #undef LEB
 #undef ULEB
 
+/*
+ * run_fast over the program [from, to) of src->probe, win_len bytes at a
+ * time through win.  -CR_EFAULT: a read failed (or no opcode ended in a
+ * window), nothing decided; else run_fast's answer.
+ */
+static int run_windows(const struct cr_dwline_src *src, const struct hdr *h, uint64_t from,
+		       uint64_t to, uint8_t *win, size_t win_len, struct run *st)
+{
+	struct pause ps = { .started = 0 };
+
+	while (from < to) {
+		size_t len = to - from < win_len ? (size_t)(to - from) : win_len;
+		const uint8_t *stop = len == to - from ? win + len : win + len - CR_DWLINE_SLACK;
+		int ret;
+
+		if (src->probe->read(src->probe, from, win, len) < 0)
+			return -CR_EFAULT;
+		if ((ret = run_fast(h, win, win + len, stop, st, &ps)) != 1)
+			return ret;
+		if (ps.used == 0)
+			return -CR_EFAULT;
+		from += ps.used;
+	}
+	return -CR_ENOINFO;
+}
+
 int cr_dwline_find_many(const struct cr_dwline_src *src, uint64_t off, const uint64_t *pcs,
 			unsigned n, struct cr_dwline_row *rows, uint8_t *found)
+{
+	return cr_dwline_find_many_win(src, off, pcs, n, rows, found, NULL, 0);
+}
+
+int cr_dwline_find_many_win(const struct cr_dwline_src *src, uint64_t off, const uint64_t *pcs,
+			    unsigned n, struct cr_dwline_row *rows, uint8_t *found, uint8_t *win,
+			    size_t win_len)
 {
 	const uint8_t *prog;
 	struct cr_cursor c;
@@ -1133,10 +1192,22 @@ int cr_dwline_find_many(const struct cr_dwline_src *src, uint64_t off, const uin
 	st.rows = rows;
 	st.found = found;
 	st.npcs = st.left = n;
-	prog = h.unit_end > h.prog ? cr_mem_view(src->line.mem, h.prog, h.unit_end - h.prog) : NULL;
-	if (prog)	/* read in order from its start, to the end unless every pc is found */
-		cr_mem_populate(src->line.mem, prog, h.unit_end - h.prog);
-	ret = prog ? run_fast(&h, prog, prog + (h.unit_end - h.prog), &st) : -CR_ENOSYS;
+	ret = -CR_EFAULT;	/* not run yet */
+	if (win && src->probe && win_len > CR_DWLINE_SLACK && h.unit_end > h.prog &&
+	    h.unit_end - h.prog >= CR_DWLINE_WIN_MIN && h.max_ops == 1 && n <= CR_DWLINE_FAST_PCS)
+		ret = run_windows(src, &h, h.prog, h.unit_end, win, win_len, &st);
+	if (ret == -CR_EFAULT) {	/* in place (a read failed: from the start) */
+		for (unsigned i = 0; i < n; i++)
+			found[i] = 0;
+		st.left = n;
+		prog = h.unit_end > h.prog ? cr_mem_view(src->line.mem, h.prog, h.unit_end - h.prog)
+					   : NULL;
+		if (prog)	/* read in order from its start, to the end unless every pc is found */
+			cr_mem_populate(src->line.mem, prog, h.unit_end - h.prog);
+		ret = prog ? run_fast(&h, prog, prog + (h.unit_end - h.prog),
+				      prog + (h.unit_end - h.prog), &st, NULL)
+			   : -CR_ENOSYS;
+	}
 	if (ret == -CR_ENOSYS) {	/* run() from the start */
 		for (unsigned i = 0; i < n; i++)
 			found[i] = 0;

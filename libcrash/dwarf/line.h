@@ -26,6 +26,10 @@ struct cr_dwline_src {
 	struct cr_dwsect line;		/* .debug_line */
 	struct cr_dwsect line_str;	/* .debug_line_str: DW_FORM_line_strp (DWARF 5) */
 	struct cr_dwsect str;		/* .debug_str: DW_FORM_strp */
+	/* NULL, or .debug_line's memory read another way (pread: the same
+	   addresses and bytes as line.mem), for a long program's window
+	   (cr_dwline_find_many_win) */
+	const struct cr_mem *probe;
 };
 
 /* The row that covers a pc (DWARF 5 6.2.2, Table 6.3: the state machine's registers). */
@@ -88,6 +92,27 @@ int cr_dwline_find(const struct cr_dwline_src *src, uint64_t off, uint64_t pc,
  */
 int cr_dwline_find_many(const struct cr_dwline_src *src, uint64_t off, const uint64_t *pcs,
 			unsigned n, struct cr_dwline_row *rows, uint8_t *found);
+
+/*
+ * cr_dwline_find_many(), the same results, with win (win_len bytes, more
+ * than CR_DWLINE_SLACK; NULL: none) for a program of CR_DWLINE_WIN_MIN
+ * bytes and more: read win_len bytes at a time through src->probe into win
+ * and run there, not in place in .debug_line's mapping (each page of which
+ * costs its first touch even when mapped ahead: docs/performance.md, stop
+ * 42).  No opcode starts in the last CR_DWLINE_SLACK bytes of a window but
+ * the program's last: the run pauses there and goes on from that opcode
+ * in the next window.  A read that fails runs the program in place, from
+ * its start.
+ */
+#define CR_DWLINE_SLACK 256u
+#ifdef CR_DWWALK_SMALL	/* the fuzz target: windows within a fuzzer's input */
+#define CR_DWLINE_WIN_MIN 512u
+#else
+#define CR_DWLINE_WIN_MIN (64u << 10)
+#endif
+int cr_dwline_find_many_win(const struct cr_dwline_src *src, uint64_t off, const uint64_t *pcs,
+			    unsigned n, struct cr_dwline_row *rows, uint8_t *found, uint8_t *win,
+			    size_t win_len);
 
 /*
  * The path of file number file of the line program at offset off of

@@ -86,6 +86,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n);
 
+/* The line program's window's memory (src.probe): a copy as pread would
+   make, failing from line_fail on. */
+static struct cr_mem line_pm;
+static uint64_t line_fail;
+
+static int line_probe_read(const struct cr_mem *m, uint64_t at, void *dst, size_t len)
+{
+	if (at < m->lo || at > m->hi || len > m->hi - at || at + len > line_fail)
+		return -CR_EFAULT;
+	memcpy(dst, m->buf + (at - m->lo), len);
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 {
 	struct cr_mem m;
@@ -102,6 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	src.line = (struct cr_dwsect){ &m, BASE, BASE + n - 8 };
 	src.line_str = (struct cr_dwsect){ &m, BASE, BASE + n - 8 };
 	src.str = (struct cr_dwsect){ d[0] & 1 ? &m : NULL, BASE, BASE + n - 8 };
+	src.probe = NULL;
 	memcpy(&pc, d, 8);
 	pc &= 0xffff;
 	for (unsigned k = 0; k < 4; k++) {
@@ -116,7 +130,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 
 	for (unsigned k = 0; k < 4; k++)
 		pcs[k] = pc + k * 0x13;
+	/* And through windows (CR_DWWALK_SMALL: programs of 512 bytes and
+	   more), of a size the input picks, read by a probe that copies, or
+	   fails from a point on: the same rows. */
+	static uint8_t win[CR_DWLINE_SLACK + 512];
+	struct cr_dwline_row wrows[4];
+	uint8_t wfound[4];
+
+	line_fail = d[3] & 1 ? BASE + (uint64_t)d[4] * 8 : UINT64_MAX;
+	line_pm = (struct cr_mem){ .read = line_probe_read, .lo = BASE, .hi = BASE + n - 8 };
+	line_pm.buf = d + 8;
+	src.probe = &line_pm;
 	cr_dwline_find_many(&src, d[2] % 64, pcs, 4, rows, found);
+	cr_dwline_find_many_win(&src, d[2] % 64, pcs, 4, wrows, wfound, win,
+				CR_DWLINE_SLACK + 1 + d[5] % 512);
 	for (unsigned k = 0; k < 4; k++) {
 		int r = cr_dwline_find(&src, d[2] % 64, pcs[k], NULL, &row, NULL, 0);
 
@@ -125,6 +152,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 				row.file != rows[k].file || row.line != rows[k].line ||
 				row.column != rows[k].column || row.is_stmt != rows[k].is_stmt ||
 				row.discriminator != rows[k].discriminator)))
+			__builtin_trap();
+		if (wfound[k] != found[k] ||
+		    (found[k] && (wrows[k].addr != rows[k].addr || wrows[k].end != rows[k].end ||
+				  wrows[k].file != rows[k].file || wrows[k].line != rows[k].line ||
+				  wrows[k].column != rows[k].column ||
+				  wrows[k].is_stmt != rows[k].is_stmt ||
+				  wrows[k].discriminator != rows[k].discriminator ||
+				  wrows[k].version != rows[k].version)))
 			__builtin_trap();
 	}
 	return 0;

@@ -51,6 +51,10 @@ fuzz_one() {
 	# shellcheck disable=SC2086
 	[ "$t" = DWARFINFO ] && small=-DCR_DWWALK_SMALL &&
 		objs="$(printf '%s\n' $objs | grep -v '/dwarf_info\.o$') $OUT/obj-small/dwarf_info.o"
+	# DWARFLINE: dwarf/line.c with CR_DWWALK_SMALL (a line program's window from 512 bytes).
+	# shellcheck disable=SC2086
+	[ "$t" = DWARFLINE ] && small=-DCR_DWWALK_SMALL &&
+		objs="$(printf '%s\n' $objs | grep -v '/dwarf_line\.o$') $OUT/obj-small/dwarf_line.o"
 	# shellcheck disable=SC2086
 	if [ ! -e "$OUT/obj/ok" ] || ! $CC $CFLAGS_FUZZ $small -DFUZZ_$t -fsanitize=fuzzer,$SAN \
 		"$SRC/tests/fuzz/$harness" $objs -o "$bin" 2>"$OUT/build-$t.log"; then
@@ -88,6 +92,50 @@ for i in range(nf):
 hdr = bytes([1, 0x1b, 0x03, 0x3b]) + w(frame - 4) + w(nf) + table
 img = hdr + bytes(frame - len(hdr)) + cie + fdes + w(0)
 open(sys.argv[1] + "/seedlong", "wb").write(bytes([1, 0, 0x10, 0x90, 0x31, 0xf3, 0, 0]) + img)' \
+			"$OUT/corpus-$t" || true
+	fi
+	if [ "$t" = DWARFLINE ] && [ ! -s "$OUT/corpus-$t/seedwin" ] && command -v python3 >/dev/null; then
+		# A seed whose program is long for CR_DWWALK_SMALL's windows: 2 KB
+		# of rows (special opcodes, advance_line, set_column, negate_stmt)
+		# with an extended opcode of 300 bytes, longer than the slack,
+		# in the middle; the pcs from 0x1200, windows of 321 bytes.
+		python3 -c 'import struct, sys
+def uleb(v):
+    out = b""
+    while True:
+        b = v & 0x7f
+        v >>= 7
+        if v:
+            out += bytes([b | 0x80])
+        else:
+            return out + bytes([b])
+def sleb(v):
+    out = b""
+    while True:
+        b = v & 0x7f
+        v >>= 7
+        if (v == 0 and not b & 0x40) or (v == -1 and b & 0x40):
+            return out + bytes([b])
+        out += bytes([b | 0x80])
+hdr = bytes([1, 1, 1, 0xfb, 14, 13]) + bytes([0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1])
+hdr += b"\0" + b"a.c\0\0\0\0" + b"b.c\0\0\0\0" + b"\0"
+prog = b"\0\x09\x02" + struct.pack("<Q", 0x1000)
+for i in range(600):
+    if i % 16 == 0:
+        prog += b"\x03" + sleb((i % 7) - 3)
+    if i % 11 == 0:
+        prog += b"\x05" + uleb(i % 40)
+    if i % 50 == 0:
+        prog += b"\x06"
+    if i % 97 == 0:
+        prog += b"\x04" + uleb(1 + i % 2)
+    if i == 300:
+        prog += b"\0" + uleb(301) + b"\x80" + bytes(300)
+    prog += bytes([13 + (i * 5) % 200])
+prog += b"\0\x01\x01"
+body = struct.pack("<H", 4) + struct.pack("<I", len(hdr)) + hdr + prog
+unit = struct.pack("<I", len(body)) + body
+open(sys.argv[1] + "/seedwin", "wb").write(bytes([0, 0x12, 0, 0, 0, 0x40, 0, 0]) + unit)' \
 			"$OUT/corpus-$t" || true
 	fi
 	if [ "$t" = DWARFINFO ] && [ ! -s "$OUT/corpus-$t/seedwin" ] && command -v python3 >/dev/null; then
@@ -188,7 +236,9 @@ if printf '%s\n' $SOURCES | xargs -P "$JOBS" -I{} bash -c 'compile_one "$1"' _ {
 	$CC $CFLAGS_FUZZ -DCR_EH_SMALL -fsanitize=fuzzer-no-link,$SAN -c "$LIB/cfi/ehframe.c" \
 		-o "$OUT/obj-small/cfi_ehframe.o" >>"$OUT/obj/build.log" 2>&1 &&
 	$CC $CFLAGS_FUZZ -DCR_DWWALK_SMALL -fsanitize=fuzzer-no-link,$SAN -c "$LIB/dwarf/info.c" \
-		-o "$OUT/obj-small/dwarf_info.o" >>"$OUT/obj/build.log" 2>&1; then
+		-o "$OUT/obj-small/dwarf_info.o" >>"$OUT/obj/build.log" 2>&1 &&
+	$CC $CFLAGS_FUZZ -DCR_DWWALK_SMALL -fsanitize=fuzzer-no-link,$SAN -c "$LIB/dwarf/line.c" \
+		-o "$OUT/obj-small/dwarf_line.o" >>"$OUT/obj/build.log" 2>&1; then
 	touch "$OUT/obj/ok"
 fi
 for t in ${FUZZ_TARGETS:-EH EHSMALL EXPR SCAN MAPS DEMANGLE INFLATE DWARFLINE DWARFINFO DEBUGELF ZSTD}; do

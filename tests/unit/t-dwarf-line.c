@@ -791,6 +791,150 @@ static void t_wide(void)
 	tap_is_u64(row.file, 1ull << 31, "hugefile: find: file 2^31");
 }
 
+/*
+ * A long program (three sequences, ~90 KB: every kind of opcode; with
+ * longer, an extended opcode longer than the slack now and then, which a
+ * window's end cuts: the program is then run again from its start) run
+ * through windows of several sizes (cr_dwline_find_many_win, read through
+ * a probe that copies): every pc's row as in place; the probe read; a
+ * probe that fails at its first read or halfway gives the same rows (the
+ * program in place).
+ */
+static uint8_t lsec[1 << 17];
+static struct {
+	struct cr_mem m;
+	unsigned reads;
+	uint64_t fail_at;	/* reads that reach it fail */
+} wp;
+
+static int wp_read(const struct cr_mem *m, uint64_t at, void *dst, size_t len)
+{
+	(void)m;
+	wp.reads++;
+	if (at + len > wp.fail_at)
+		return -CR_EFAULT;
+	return mline.read(&mline, at, dst, len);
+}
+
+static void t_windows(int longer)
+{
+	static uint8_t prog[120000], win[1 << 17];
+	static const size_t sizes[] = { CR_DWLINE_SLACK + 1, 300, 513, 4096, 65536, 1 << 17 };
+	uint64_t seq_lo[3], seq_hi[3], pcs[64], addr = 0;
+	struct cr_dwline_row in[64], out[64];
+	uint8_t fin[64], fout[64];
+	size_t pn = 0, save_n = secn;
+	uint64_t off;
+	unsigned n = 0, x = 12345;
+
+	for (unsigned q = 0; q < 3; q++) {
+		addr = 0x100000 * (q + 1);
+		prog[pn++] = 0, prog[pn++] = 9, prog[pn++] = 2;	/* set_address */
+		memcpy(prog + pn, &addr, 8);
+		pn += 8;
+		seq_lo[q] = addr;
+		for (unsigned i = 0; pn < 30000 * (q + 1); i++) {
+			x = x * 1103515245u + 12345u;
+			switch ((x >> 16) % 24) {
+			case 0:	/* advance_line, either way */
+				prog[pn++] = 3, prog[pn++] = (uint8_t)((x >> 8) & 0x7f);
+				break;
+			case 1:	/* set_column, two bytes */
+				prog[pn++] = 5, prog[pn++] = 0x80 | (x & 0x7f), prog[pn++] = 1;
+				break;
+			case 2:
+				prog[pn++] = 4, prog[pn++] = 1 + (x >> 9) % 4;	/* set_file */
+				break;
+			case 3:
+				prog[pn++] = 6;	/* negate_stmt */
+				break;
+			case 4:	/* set_discriminator */
+				prog[pn++] = 0, prog[pn++] = 2, prog[pn++] = 4, prog[pn++] = x & 0x7f;
+				break;
+			case 5:
+				prog[pn++] = 8;	/* const_add_pc: +17 */
+				addr += 17;
+				break;
+			case 6:
+				prog[pn++] = 9, prog[pn++] = 3, prog[pn++] = 0;	/* fixed_advance_pc 3 */
+				addr += 3;
+				break;
+			case 7:
+				prog[pn++] = 2, prog[pn++] = 5;	/* advance_pc 5 */
+				addr += 5;
+				break;
+			case 8:
+				prog[pn++] = 1;	/* copy */
+				break;
+			case 9:	/* an unknown extended opcode of 400 bytes, now and then */
+				if (longer && (x >> 20) % 16 == 0) {
+					prog[pn++] = 0, prog[pn++] = 0x90, prog[pn++] = 3, prog[pn++] = 0x80;
+					memset(prog + pn, 0xee, 399);
+					pn += 399;
+				}
+				break;
+			default: {	/* a special opcode (line_base -5, line_range 14) */
+				unsigned op = 13 + (x >> 12) % 243;
+
+				prog[pn++] = (uint8_t)op;
+				addr += (op - 13) / 14;
+				break;
+			}
+			}
+		}
+		prog[pn++] = 2, prog[pn++] = 1;	/* advance_pc 1, then end_sequence */
+		addr += 1;
+		prog[pn++] = 0, prog[pn++] = 1, prog[pn++] = 1;
+		seq_hi[q] = addr;
+	}
+	/* The unit built in sec, copied to its own section (lsec), sec built again. */
+	secn = 0;
+	off = unit(4, 0, v4_hdr, sizeof(v4_hdr), prog, pn);
+	memcpy(lsec, sec, secn);
+	secn = save_n;
+	build();	/* sec as it was */
+	cr_mem_buffer(&mline, LINE, lsec, sizeof(lsec));
+	src.line = (struct cr_dwsect){ &mline, LINE, LINE + sizeof(lsec) };
+	wp.m = (struct cr_mem){ .read = wp_read, .lo = LINE, .hi = LINE + sizeof(lsec) };
+	src.probe = &wp.m;
+	tap_ok(pn >= CR_DWLINE_WIN_MIN, "windows: a program long enough for a window");
+	/* 60 pcs over the three sequences, and outside them. */
+	for (unsigned q = 0; q < 3; q++)
+		for (unsigned k = 0; k < 20; k++)
+			pcs[n++] = seq_lo[q] + (seq_hi[q] - seq_lo[q]) * k / 19 + (k == 19) - 1;
+	pcs[n++] = 0x50, pcs[n++] = seq_hi[2] + 100;
+	tap_ok(cr_dwline_find_many(&src, off, pcs, n, in, fin) > 50,
+	       "windows: in place, most pcs found");
+	for (unsigned w = 0; w < CR_ARRAY_SIZE(sizes); w++) {
+		for (unsigned f = 0; f < 3; f++) {
+			unsigned bad = 0;
+			int got;
+			char name[128];
+
+			wp.reads = 0;
+			wp.fail_at = f == 0 ? UINT64_MAX : f == 1 ? LINE + off + 10 : LINE + off + pn / 2;
+			got = cr_dwline_find_many_win(&src, off, pcs, n, out, fout, win, sizes[w]);
+			for (unsigned i = 0; i < n; i++)
+				if (fout[i] != fin[i] ||
+				    (fin[i] && (out[i].addr != in[i].addr || out[i].end != in[i].end ||
+						out[i].file != in[i].file || out[i].line != in[i].line ||
+						out[i].column != in[i].column ||
+						out[i].is_stmt != in[i].is_stmt ||
+						out[i].discriminator != in[i].discriminator ||
+						out[i].version != in[i].version)))
+					bad++;
+			snprintf(name, sizeof(name),
+				 "windows%s of %zu bytes%s: %d found, every row as in place, the probe read",
+				 longer ? " (long opcodes)" : "", sizes[w],
+				 f == 0 ? "" : f == 1 ? ", reads failing at once" : ", reads failing halfway",
+				 got);
+			tap_ok(bad == 0 && wp.reads > 0, name);
+		}
+	}
+	src.probe = NULL;
+	sections(sec, secn);
+}
+
 int main(void)
 {
 	build();
@@ -809,5 +953,7 @@ int main(void)
 	t_wide();
 	t_malformed();
 	t_faults();
+	t_windows(0);
+	t_windows(1);
 	return tap_done();
 }
