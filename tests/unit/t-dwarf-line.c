@@ -833,7 +833,7 @@ static void t_windows(int longer)
 		memcpy(prog + pn, &addr, 8);
 		pn += 8;
 		seq_lo[q] = addr;
-		for (unsigned i = 0; pn < 30000 * (q + 1); i++) {
+		while (pn < 30000 * (q + 1)) {
 			x = x * 1103515245u + 12345u;
 			switch ((x >> 16) % 24) {
 			case 0:	/* advance_line, either way */
