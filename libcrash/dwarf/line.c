@@ -1138,6 +1138,14 @@ out:
 #undef LEB
 #undef ULEB
 
+/* A batch's run given up: none of its pcs found, for a run from the start. */
+static void restart(struct run *st)
+{
+	for (unsigned i = 0; i < st->npcs; i++)
+		st->found[i] = 0;
+	st->left = st->npcs;
+}
+
 /*
  * run_fast over the program [from, to) of src->probe, win_len bytes at a
  * time through win.  -CR_EFAULT: a read failed (or no opcode ended in a
@@ -1197,21 +1205,16 @@ int cr_dwline_find_many_win(const struct cr_dwline_src *src, uint64_t off, const
 	    h.unit_end - h.prog >= CR_DWLINE_WIN_MIN && h.max_ops == 1 && n <= CR_DWLINE_FAST_PCS)
 		ret = run_windows(src, &h, h.prog, h.unit_end, win, win_len, &st);
 	if (ret == -CR_EFAULT) {	/* in place (a read failed: from the start) */
-		for (unsigned i = 0; i < n; i++)
-			found[i] = 0;
-		st.left = n;
-		prog = h.unit_end > h.prog ? cr_mem_view(src->line.mem, h.prog, h.unit_end - h.prog)
-					   : NULL;
+		uint64_t len = h.unit_end > h.prog ? h.unit_end - h.prog : 0;
+
+		restart(&st);
+		prog = len ? cr_mem_view(src->line.mem, h.prog, len) : NULL;
 		if (prog)	/* read in order from its start, to the end unless every pc is found */
-			cr_mem_populate(src->line.mem, prog, h.unit_end - h.prog);
-		ret = prog ? run_fast(&h, prog, prog + (h.unit_end - h.prog),
-				      prog + (h.unit_end - h.prog), &st, NULL)
-			   : -CR_ENOSYS;
+			cr_mem_populate(src->line.mem, prog, len);
+		ret = prog ? run_fast(&h, prog, prog + len, prog + len, &st, NULL) : -CR_ENOSYS;
 	}
 	if (ret == -CR_ENOSYS) {	/* run() from the start */
-		for (unsigned i = 0; i < n; i++)
-			found[i] = 0;
-		st.left = n;
+		restart(&st);
 		ret = run(&c, &h, &st);
 	}
 	/* Rows found before a malformed part are what cr_dwline_find() gives. */
