@@ -691,22 +691,13 @@ CR_HOT int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, c
 }
 
 /*
- * cr_cfa_shape's row: the CFA (a register and an offset: no instruction it
- * takes makes it anything else), the columns below CR_NREGS with a rule
- * other than CR_SAME (live; of those, undef: CR_UNDEF, the others
- * CR_OFFSET), and the return address's and fp's offsets (0 where their
- * rule is no CR_OFFSET, as in a full row).  The other columns' offsets are
- * not kept: a row's shape does not depend on them.
+ * cr_cfa_shape's row is a struct cr_lite (cfi.h): the other columns'
+ * offsets are not kept, a row's shape does not depend on them (their
+ * offsets are 0 where their rule is no CR_OFFSET, as in a full row).
  */
-struct lite {
-	int64_t cfa_off, ra_off, fp_off;
-	uint64_t live, undef;
-	uint16_t cfa_reg;
-};
-
 /* Column reg's rule (kind CR_SAME, CR_OFFSET or CR_UNDEF) into r: set() and
    restore()'s.  0, or 1: an offset that would not compact (not a shape). */
-static inline __attribute__((always_inline)) int lite_set(struct lite *r, uint64_t reg, uint8_t kind, int64_t off, uint16_t ra,
+static inline __attribute__((always_inline)) int lite_set(struct cr_lite *r, uint64_t reg, uint8_t kind, int64_t off, uint16_t ra,
 			   uint8_t fp)
 {
 	uint64_t bit;
@@ -728,15 +719,39 @@ static inline __attribute__((always_inline)) int lite_set(struct lite *r, uint64
 }
 
 /* Column n's rule kind in r (n < CR_NREGS). */
-static inline uint8_t lite_kind(const struct lite *r, unsigned n)
+static inline uint8_t lite_kind(const struct cr_lite *r, unsigned n)
 {
 	return !(r->live >> n & 1) ? CR_SAME : (r->undef >> n & 1) ? CR_UNDEF : CR_OFFSET;
 }
 
-CR_HOT int cr_cfa_shape(const struct cr_fde_lite *fl, uint64_t pc, const struct cr_arch *a,
+/* The state after the CIE's initial rules, as cie_init gives them from the
+   memo, into *r.  0, or 1: not a shape's. */
+CR_HOT static __attribute__((noinline)) int lite_base(const struct cr_fde_lite *fl,
+						       const struct cr_arch *a, struct cr_lite *r)
+{
+	const struct cr_cie_init *ci = &fl->init;
+
+	if (fl->ra >= CR_NREGS || fl->code_align > UINT32_MAX || ci->n > CR_CIE_INIT_MAX ||
+	    ci->cfa.kind != CR_REG)
+		return 1;
+	memset(r, 0, sizeof(*r));
+	r->cfa_reg = ci->cfa.reg;
+	r->cfa_off = ci->cfa.off;
+	for (unsigned k = 0; k < ci->n; k++) {
+		uint8_t kind = ci->rule[k].kind;
+
+		if (ci->col[k] >= CR_NREGS ||
+		    (kind != CR_SAME && kind != CR_OFFSET && kind != CR_UNDEF) ||
+		    lite_set(r, ci->col[k], kind, ci->rule[k].off, fl->ra, a->fp))
+			return 1;
+	}
+	return 0;
+}
+
+CR_HOT int cr_cfa_shape(struct cr_fde_lite *fl, uint64_t pc, const struct cr_arch *a,
 			struct cr_crow *c)
 {
-	struct lite r = { 0 }, saved[CR_CFA_STACK];
+	struct cr_lite r, saved[CR_CFA_STACK];
 	const struct cr_cie_init *ci = &fl->init;
 	const uint8_t *p = fl->insns, *e = fl->insns + fl->len;
 	uint64_t ca = fl->code_align, left, d, v, w, cols;
@@ -744,20 +759,17 @@ CR_HOT int cr_cfa_shape(const struct cr_fde_lite *fl, uint64_t pc, const struct 
 	uint16_t ra = fl->ra;
 	uint8_t fp = a->fp;
 
-	if (pc < fl->pc_lo || pc >= fl->pc_hi || ra >= CR_NREGS || ca > UINT32_MAX ||
-	    fl->len > CR_CFA_MAX_INSNS || ci->n > CR_CIE_INIT_MAX || ci->cfa.kind != CR_REG)
+	if (pc < fl->pc_lo || pc >= fl->pc_hi || fl->len > CR_CFA_MAX_INSNS)
 		return 1;
-	/* The CIE's rules, as cie_init gives them from the memo. */
-	r.cfa_reg = ci->cfa.reg;
-	r.cfa_off = ci->cfa.off;
-	for (k = 0; k < ci->n; k++) {
-		uint8_t kind = ci->rule[k].kind;
-
-		if (ci->col[k] >= CR_NREGS ||
-		    (kind != CR_SAME && kind != CR_OFFSET && kind != CR_UNDEF) ||
-		    lite_set(&r, ci->col[k], kind, ci->rule[k].off, ra, fp))
+	/* The CIE's rules: kept from the CIE's last FDE, else applied (and
+	   kept: whoever changes the CIE's fields clears base_arch). */
+	if (fl->base_arch != a) {
+		fl->base_arch = NULL;
+		if (lite_base(fl, a, &fl->base))
 			return 1;
+		fl->base_arch = a;
 	}
+	r = fl->base;
 	/* run_bytes's instructions, with its advances; anything else: 1. */
 	left = pc - fl->pc_lo;
 	for (; p < e; p++) {

@@ -137,25 +137,57 @@ int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, const st
  * shape without a full cr_fde or a full row (issue 20: a first capture's
  * decodes).  insns: the instruction bytes, in place (a view).
  */
+/*
+ * cr_cfa_shape's state of a row (cfa.c): the CFA (a register and an
+ * offset), the columns below CR_NREGS with a rule other than CR_SAME (live;
+ * of those, undef: CR_UNDEF, the others CR_OFFSET), and the return
+ * address's and fp's offsets.
+ */
+struct cr_lite {
+	int64_t cfa_off, ra_off, fp_off;
+	uint64_t live, undef;
+	uint16_t cfa_reg;
+};
+
 struct cr_fde_lite {
 	uint64_t pc_lo, pc_hi;
 	const uint8_t *insns;
 	size_t len;
+	/* The CIE's, from the memo or its own parse: */
 	uint64_t code_align;
 	int64_t data_align;
 	uint16_t ra;
 	uint8_t signal;
-	struct cr_cie_init init;	/* the CIE's initial rules */
+	uint8_t enc[3];			/* its FDE and LSDA pointer encodings, 'z' */
+	struct cr_cie_init init;	/* its initial rules */
+	/* Which CIE that is (cr_eh_find_lite_carry): its address and module
+	   key, cie_at 0 if none. */
+	uint64_t cie_at, cie_mod;
+	/* cr_cfa_shape's state after the CIE's initial rules for base_arch
+	   (NULL: not known), which it keeps for the next FDE of the CIE. */
+	const struct cr_arch *base_arch;
+	struct cr_lite base;
 };
 
 /*
  * The FDE that covers pc, as cr_eh_find_in finds it (h parsed), into *fl if
  * it has that form, its whole entry can be viewed in place and its CIE is in
  * the memo (src->modkey).  0: *fl written; 1: not so (or no FDE, or any
- * error): cr_eh_find_in decides.  AS-safe.
+ * error): cr_eh_find_in decides.  fl need not be initialised.  AS-safe.
  */
 int cr_eh_find_lite(const struct cr_mem *m, const struct cr_ehsrc *src, const struct cr_ehhdr *h,
 		    uint64_t pc, struct cr_fde_lite *fl);
+
+/*
+ * cr_eh_find_lite for a trace's FDEs one after the other: where fl holds the
+ * CIE of the FDE found (cie_at and cie_mod: a previous call's, in the same
+ * module), its fields (and cr_cfa_shape's base) are kept instead of read
+ * from the memo again; a trace's FDEs share a few CIEs (one, in most
+ * modules).  fl->cie_at must be 0 before the first call, and fl used for
+ * nothing else between calls.  The same answer as cr_eh_find_lite.
+ */
+int cr_eh_find_lite_carry(const struct cr_mem *m, const struct cr_ehsrc *src,
+			  const struct cr_ehhdr *h, uint64_t pc, struct cr_fde_lite *fl);
 
 /*
  * The shape (row.h: shape, cfa_reg, cfa_off, cfa_fp, ra, signal, ra_off,
@@ -169,10 +201,12 @@ int cr_eh_find_lite(const struct cr_mem *m, const struct cr_ehsrc *src, const st
  * compact to shape STEP, STEP_FAR or END, with these same fields; 1: anything
  * else (another instruction or operand, a signal frame, a row of another
  * shape or that would not compact): cr_cfa_run_compact decides.  Never
- * reads memory but fl->insns.  AS-safe; tests/unit/t-shape checks it against
+ * reads memory but fl->insns.  Keeps the state after the CIE's rules in
+ * fl->base (fl->base_arch a), and starts from it where fl->base_arch is a:
+ * whoever writes fl's CIE fields sets base_arch NULL (cr_eh_find_lite does).  AS-safe; tests/unit/t-shape checks it against
  * cr_cfa_run_compact at every pc of the loaded libraries.
  */
-int cr_cfa_shape(const struct cr_fde_lite *fl, uint64_t pc, const struct cr_arch *a,
+int cr_cfa_shape(struct cr_fde_lite *fl, uint64_t pc, const struct cr_arch *a,
 		 struct cr_crow *c);
 
 /*

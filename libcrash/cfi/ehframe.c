@@ -661,6 +661,55 @@ static inline __attribute__((always_inline)) uint64_t next_probe(unsigned n, uin
 }
 
 /*
+ * The search's start, from the first and last entries' locations: 0 (on
+ * with the steps), 1 (not sorted), -CR_ENOINFO (pc below the first); locs[1]
+ * the first's location.
+ */
+static inline __attribute__((always_inline)) int bracket(uint64_t lo_val, uint64_t hi_val,
+							  uint64_t pc, uint64_t locs[2])
+{
+	if (lo_val > hi_val)
+		return 1;
+	locs[1] = lo_val;
+	return pc < lo_val ? -CR_ENOINFO : 0;
+}
+
+/*
+ * The halving steps on a table in place (at: its entries, relative to
+ * base), each entry's location alone loaded, from the invariant loc[*a] <=
+ * pc < loc[*b] (*lo_val and *hi_val their locations; *b == count: past the
+ * end) until *b is *a + 1.  0, or 1: a location outside the two (not
+ * sorted).  At most 64 steps: b - a halves at each.
+ */
+static inline __attribute__((always_inline)) int halve_at(const uint8_t *at, uint64_t base,
+							   uint64_t pc, uint64_t *a, uint64_t *b,
+							   uint64_t *lo_val, uint64_t *hi_val)
+{
+	uint64_t lo = *a, hi = *b, lv = *lo_val, hv = *hi_val, mid, loc;
+	int32_t v;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		memcpy(&v, at + 8 * mid, 4);
+		loc = base + (uint64_t)(int64_t)v;
+		if (loc < lv || loc > hv)
+			return 1;
+		if (loc <= pc) {
+			lo = mid;
+			lv = loc;
+		} else {
+			hi = mid;
+			hv = loc;
+		}
+	}
+	*a = lo;
+	*b = hi;
+	*lo_val = lv;
+	*hi_val = hv;
+	return 0;
+}
+
+/*
  * Binary search for the last entry with location <= pc.  Returns 0 (*fde_at
  * set; locs: its location and the next entry's, UINT64_MAX past the last),
  * -CR_ENOINFO (pc below the first entry, locs[1] its location), 1 (the table
@@ -671,6 +720,11 @@ static inline __attribute__((always_inline)) uint64_t next_probe(unsigned n, uin
  * the search (which a sorted table guarantees).  A table that is unsorted
  * only off the search path gives the answer a sorted one would; the caller's
  * pc_lo <= pc < pc_hi check on the FDE catches a wrong pick.
+ *
+ * A short table in place (most modules': an executable's, a library of a
+ * few hundred functions) straight to the halving steps, without struct
+ * table, which the compiler keeps in memory for window() (a first capture's
+ * decodes: 40 instructions a frame of bench/chain, issue 20).
  */
 static inline __attribute__((always_inline)) int search(const struct cr_mem *m,
 							 const struct cr_ehsrc *src,
@@ -678,16 +732,33 @@ static inline __attribute__((always_inline)) int search(const struct cr_mem *m,
 							 uint64_t *fde_at, uint64_t locs[2])
 {
 	uint64_t a = 0, b = h->count, lo_val, hi_val, loc, mid;
-	struct table t = { m, h->at, h->table, src->eh_hdr, h->count, NULL, 0, 0 };
+	struct table t;
 	unsigned n;
+	int ret;
 
+	if (h->at && h->count <= GUIDED_COUNT) {
+		const uint8_t *at = h->at;
+		uint64_t base = src->eh_hdr;
+		int32_t v[2];
+
+		memcpy(v, at, 4);
+		lo_val = base + (uint64_t)(int64_t)v[0];
+		memcpy(v, at + 8 * (b - 1), 4);
+		hi_val = base + (uint64_t)(int64_t)v[0];
+		if ((ret = bracket(lo_val, hi_val, pc, locs)) != 0 ||
+		    halve_at(at, base, pc, &a, &b, &lo_val, &hi_val))
+			return ret ? ret : 1;
+		locs[0] = lo_val;
+		locs[1] = b < h->count ? hi_val : UINT64_MAX;	/* hi_val: b's */
+		memcpy(v, at + 8 * a, 8);
+		*fde_at = base + (uint64_t)(int64_t)v[1];
+		return 0;
+	}
+	t = (struct table){ m, h->at, h->table, src->eh_hdr, h->count, NULL, 0, 0 };
 	if (entry(&t, 0, &lo_val, NULL) < 0 || entry(&t, b - 1, &hi_val, NULL) < 0)
 		return -CR_EFAULT;
-	if (lo_val > hi_val)
-		return 1;
-	locs[1] = lo_val;
-	if (pc < lo_val)
-		return -CR_ENOINFO;
+	if ((ret = bracket(lo_val, hi_val, pc, locs)) != 0)
+		return ret;
 	/* Invariant: loc[a] <= pc, and pc < loc[b] (b == count: past the end). */
 	n = 0;
 	if (h->count > GUIDED_COUNT)	/* a long table: guesses first (next_probe) */
@@ -709,24 +780,8 @@ static inline __attribute__((always_inline)) int search(const struct cr_mem *m,
 		/* The same steps on the table in place, each entry's location
 		   alone loaded: the loop below with entry()'s choice and the
 		   FDE half hoisted out (about half its instructions a step). */
-		const uint8_t *at = t.at;
-		uint64_t base = t.base;
-		int32_t v;
-
-		for (; n < GUIDED + 64 && b - a > 1; n++) {
-			mid = a + (b - a) / 2;
-			memcpy(&v, at + 8 * mid, 4);
-			loc = base + (uint64_t)(int64_t)v;
-			if (loc < lo_val || loc > hi_val)
-				return 1;
-			if (loc <= pc) {
-				a = mid;
-				lo_val = loc;
-			} else {
-				b = mid;
-				hi_val = loc;
-			}
-		}
+		if (halve_at(t.at, t.base, pc, &a, &b, &lo_val, &hi_val))
+			return 1;
 		locs[1] = b < h->count ? hi_val : UINT64_MAX;	/* hi_val: b's */
 		return entry(&t, a, &locs[0], fde_at);
 	}
@@ -848,14 +903,15 @@ static int lsda_fits(uint8_t enc, unsigned n)
 
 /*
  * cr_eh_find_lite's CIE where the memo does not have it: parsed, its rules
- * from its initial instructions (cr_cfa_cie_rules), into the memo and *fl,
- * enc as cr_cie_memo_lite gives them.  0, or 1: cr_cfa_run decides.
+ * from its initial instructions (cr_cfa_cie_rules), into the memo and *fl
+ * (fl->enc as cr_cie_memo_lite gives them).  0, or 1: cr_cfa_run decides.
  */
 CR_HOT static __attribute__((noinline)) int lite_cie(const struct cr_mem *m, const struct cr_ehsrc *src,
 					      const struct span *sp, uint64_t addr,
-					      struct cr_fde_lite *fl, uint8_t enc[3])
+					      struct cr_fde_lite *fl)
 {
 	static const uint8_t none[1];	/* an empty program's bytes */
+	uint8_t *enc = fl->enc;
 	struct cr_cie cie;
 	const uint8_t *p = none;
 
@@ -875,14 +931,13 @@ CR_HOT static __attribute__((noinline)) int lite_cie(const struct cr_mem *m, con
 	return 0;
 }
 
-CR_HOT int cr_eh_find_lite(const struct cr_mem *m, const struct cr_ehsrc *src,
-			   const struct cr_ehhdr *h, uint64_t pc, struct cr_fde_lite *fl)
+CR_HOT int cr_eh_find_lite_carry(const struct cr_mem *m, const struct cr_ehsrc *src,
+				 const struct cr_ehhdr *h, uint64_t pc, struct cr_fde_lite *fl)
 {
 	struct span sp;
 	uint64_t at, locs[2], len, id, cie_addr, want;
 	const uint8_t *p;
 	unsigned insns;
-	uint8_t enc[3];
 	uint32_t u;
 
 	if (h->ret != 0 || !h->count || !src->modkey || search(m, src, h, pc, &at, locs) != 0)
@@ -906,15 +961,30 @@ CR_HOT int cr_eh_find_lite(const struct cr_mem *m, const struct cr_ehsrc *src,
 	    !fixed_fde(p, at, len + 4 > want ? len + 4 : want, &sp, &fl->pc_lo, &fl->pc_hi, &insns,
 		       &len))
 		return 1;
-	if (cr_cie_memo_lite(cie_addr, src->modkey, fl, enc) != 0 &&
-	    lite_cie(m, src, &sp, cie_addr, fl, enc) != 0)
-		return 1;
-	if (enc[0] != FAST_ENC || !enc[2] || !lsda_fits(enc[1], p[16]) || pc < fl->pc_lo ||
-	    pc >= fl->pc_hi)
+	/* The CIE: the one fl holds (carry), else the memo's, else parsed.
+	   While its fields are being written fl holds no CIE. */
+	if (!fl->cie_at || fl->cie_at != cie_addr || fl->cie_mod != src->modkey) {
+		fl->cie_at = 0;
+		fl->base_arch = NULL;
+		if (cr_cie_memo_lite(cie_addr, src->modkey, fl, fl->enc) != 0 &&
+		    lite_cie(m, src, &sp, cie_addr, fl) != 0)
+			return 1;
+		fl->cie_at = cie_addr;
+		fl->cie_mod = src->modkey;
+	}
+	if (fl->enc[0] != FAST_ENC || !fl->enc[2] || !lsda_fits(fl->enc[1], p[16]) ||
+	    pc < fl->pc_lo || pc >= fl->pc_hi)
 		return 1;
 	fl->insns = p + insns;
 	fl->len = (size_t)(len + 4 - insns);
 	return 0;
+}
+
+int cr_eh_find_lite(const struct cr_mem *m, const struct cr_ehsrc *src,
+		    const struct cr_ehhdr *h, uint64_t pc, struct cr_fde_lite *fl)
+{
+	fl->cie_at = 0;	/* no CIE kept */
+	return cr_eh_find_lite_carry(m, src, h, pc, fl);
 }
 
 int cr_eh_find_gap(const struct cr_mem *m, const struct cr_ehsrc *src, uint64_t pc,

@@ -379,6 +379,7 @@ static void t_random(void)
  * (it fills the CIE memo the short way reads).
  */
 static long real_pcs, real_full_shape, real_answered, real_disagree;
+static long carry_kept, carry_base_kept, carry_disagree;
 static long real_cies, real_cies_lite, real_cies_bad;
 static struct cr_mem_fast fast;
 
@@ -440,19 +441,54 @@ static void real_cie(const struct cr_ehsrc *src, const struct cr_ehhdr *h,
 		printf("# CIE at %#llx: the memo differs\n", (unsigned long long)fde->cie.addr);
 }
 
+/*
+ * cr_eh_find_lite_carry with one struct kept from pc to pc, FDE to FDE and
+ * module to module, as a trace keeps it: the same answer and fields as the
+ * lite way from nothing (r, fl and c: its answer, FDE and shape).  Counts
+ * the lookups that kept the CIE and the shapes that kept its base.
+ */
+static void real_carry(const struct cr_ehsrc *src, const struct cr_ehhdr *h, uint64_t pc, int rf,
+		       int r, const struct cr_fde_lite *fl, const struct cr_crow *c)
+{
+	static struct cr_fde_lite k;	/* zero: no CIE */
+	uint64_t before = k.cie_at;
+	struct cr_crow kc;
+	int rk, ok;
+
+	rk = cr_eh_find_lite_carry(&fast.m, src, h, pc, &k);
+	ok = rk == rf;
+	if (ok && rk == 0) {
+		if (before && before == k.cie_at)
+			carry_kept++;
+		ok = fl->pc_lo == k.pc_lo && fl->pc_hi == k.pc_hi && fl->insns == k.insns &&
+		     fl->len == k.len && fl->code_align == k.code_align &&
+		     fl->data_align == k.data_align && fl->ra == k.ra && fl->signal == k.signal &&
+		     fl->init.n == k.init.n && same_rule(&fl->init.cfa, &k.init.cfa);
+		for (unsigned i = 0; ok && i < k.init.n && i < CR_CIE_INIT_MAX; i++)
+			ok = fl->init.col[i] == k.init.col[i] &&
+			     same_rule(&fl->init.rule[i], &k.init.rule[i]);
+		if (k.base_arch == cr_host)
+			carry_base_kept++;
+		rk = cr_cfa_shape(&k, pc, cr_host, &kc);
+		ok = ok && rk == r && (r != 0 || same_shape(&kc, c));
+	}
+	if (!ok && ++carry_disagree <= 5)
+		printf("# carry differs at pc %#llx\n", (unsigned long long)pc);
+}
+
 static void real_one(const struct cr_ehsrc *src, const struct cr_ehhdr *h, uint64_t pc)
 {
 	struct cr_fde fde;
 	struct cr_fde_lite fl;
 	struct cr_crow full, c;
-	int g = -1, r;
+	int g = -1, r, rf;
 
 	real_pcs++;
 	if (cr_eh_find_in(&fast.m, src, h, pc, &fde) == 0)
 		g = cr_cfa_run_compact(&fast.m, cr_host, &fde, pc, &full);
 	if (g == 0 && full.shape != CR_SHAPE_NONE)
 		real_full_shape++;
-	r = cr_eh_find_lite(&fast.m, src, h, pc, &fl);
+	r = rf = cr_eh_find_lite(&fast.m, src, h, pc, &fl);
 	if (r == 0) {
 		/* The FDE the full way found, and its CIE. */
 		if (fl.pc_lo != fde.pc_lo || fl.pc_hi != fde.pc_hi ||
@@ -465,6 +501,7 @@ static void real_one(const struct cr_ehsrc *src, const struct cr_ehhdr *h, uint6
 		}
 		r = cr_cfa_shape(&fl, pc, cr_host, &c);
 	}
+	real_carry(src, h, pc, rf, r, &fl, &c);
 	if (r == 0) {
 		real_answered++;
 		if (g != 0 || full.shape == CR_SHAPE_NONE || !same_shape(&c, &full))
@@ -509,6 +546,11 @@ int main(void)
 	tap_is_i64(real_disagree, 0, "real FDEs: the short way's every answer is the full way's");
 	tap_ok(real_answered > real_full_shape * 9 / 10,
 	       "real FDEs: the short way answers most rows that have a trace-only shape");
+	printf("# carried: %ld lookups kept their CIE, %ld shapes its base\n", carry_kept,
+	       carry_base_kept);
+	tap_is_i64(carry_disagree, 0, "real FDEs: a CIE carried from lookup to lookup gives the same");
+	tap_ok(carry_kept > real_pcs / 2 && carry_base_kept > real_pcs / 2,
+	       "real FDEs: most lookups keep the last one's CIE and base");
 	printf("# %ld CIEs, %ld read the short way\n", real_cies, real_cies_lite);
 	tap_ok(real_cies_lite > 0 && real_cies_lite >= real_cies / 2,
 	       "real CIEs: most read the short way into an empty memo");
