@@ -186,6 +186,15 @@ void cr_mem_populate(const struct cr_mem *m, const void *p, uint64_t len)
 	(void)CR_SYS3(SYS_madvise, a, e - a, MADV_POPULATE_READ);
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23	/* Linux 5.14 */
+#endif
+void cr_mem_populate_write(void *p, size_t len)
+{
+	if (len)
+		(void)CR_SYS3(SYS_madvise, (uintptr_t)p, len, MADV_POPULATE_WRITE);
+}
+
 /*
  * Prove chunk c and the chunks above it, at least `ahead` (CR_PROVE_AHEAD or
  * CR_PROVE_MOD_AHEAD, below) and at least want (at most CR_PROVE_MAX), in one

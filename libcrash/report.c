@@ -607,6 +607,8 @@ struct cr_symz {
 static struct cr_symz symz_store;
 /* The units' records, then the window of a long unit's walk (info.h). */
 #define WALKS_ROOM (CR_DWWALK_SUBS * sizeof(struct cr_dwwalk_sub) + CR_DWWALK_WIN)
+_Static_assert(CR_DWWALK_SUBS * sizeof(struct cr_dwwalk_sub) % (64u << 10) == 0,
+	       "the window starts on a page, whatever the page size (cr_mem_populate_write)");
 
 /* syms_batch's symbol for pc: 0 and *out, -CR_ENOINFO (none), 1: not in the batch. */
 static int batched_sym(const struct cr_symz *z, const struct cr_module *mod, uint64_t pc,
@@ -656,6 +658,7 @@ static struct cr_symz *symz_get(struct cr_symfiles *files)
 	z->ab.mem = NULL;	/* a new report maps files anew */
 	z->walks.sub = NULL;
 	z->walks.win = NULL;
+	z->walks.win_fresh = 0;
 	z->walks.wmem = NULL;
 	z->walks.used = z->walks.nunits = 0;
 	z->nsyms = 0;
@@ -810,6 +813,7 @@ static const struct chain *chain_at(struct cr_symz *z, const struct cr_module *m
 
 		z->walks.sub = cr_sys_failed(p) ? NULL : (struct cr_dwwalk_sub *)p;
 		z->walks.win = z->walks.sub ? (uint8_t *)(z->walks.sub + CR_DWWALK_SUBS) : NULL;
+		z->walks.win_fresh = 1;	/* 1 MiB into the room: page-aligned */
 		z->walks.wmem = NULL;
 		z->walks.nunits = z->walks.sub ? 0 : CR_DWWALK_UNITS;	/* failed: not again */
 	}
@@ -863,7 +867,8 @@ static void rows_batch(struct cr_symz *z)
 		/* A long program through the long units' window (its bytes are
 		   then no longer the window's: walk_window reads it again). */
 		if (cr_dwline_find_many_win(&a->im->line, a->cu.stmt_list, z->bpcs, n, z->brows,
-					    z->bfound, z->walks.win, CR_DWWALK_WIN) < 0)
+					    z->bfound, z->walks.win, CR_DWWALK_WIN,
+					    &z->walks.win_fresh) < 0)
 			memset(z->bfound, 0, n);
 		z->walks.wmem = NULL;
 		for (unsigned k = 0; k < n; k++) {

@@ -2126,6 +2126,10 @@ static int walk_window(struct ctx *x, struct cr_dwwalks *w, const struct cr_mem 
 			uint64_t len = c->end - at < CR_DWWALK_WIN ? c->end - at : CR_DWWALK_WIN;
 
 			w->wmem = NULL;
+			if (w->win_fresh) {
+				cr_mem_populate_write(w->win, CR_DWWALK_WIN);
+				w->win_fresh = 0;
+			}
 			if (probe->read(probe, at, w->win, (size_t)len) < 0)
 				return -CR_EFAULT;
 			w->wmem = probe;

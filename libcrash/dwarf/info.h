@@ -342,6 +342,8 @@ struct cr_dwwalks {
 	/* The window (CR_DWWALK_WIN bytes, or NULL: walks in place) and what
 	   it holds: [wlo, whi) of the memory wmem (NULL: nothing) */
 	uint8_t *win;
+	uint8_t win_fresh;	/* 1: win's pages never written (cr_mem_populate_write
+				   maps them at its first read, and clears it) */
 	const struct cr_mem *wmem;
 	uint64_t wlo, whi;
 	uint32_t used, nunits;

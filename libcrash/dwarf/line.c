@@ -1152,9 +1152,15 @@ static void restart(struct run *st)
  * window), nothing decided; else run_fast's answer.
  */
 static int run_windows(const struct cr_dwline_src *src, const struct hdr *h, uint64_t from,
-		       uint64_t to, uint8_t *win, size_t win_len, struct run *st)
+		       uint64_t to, uint8_t *win, size_t win_len, uint8_t *win_fresh,
+		       struct run *st)
 {
 	struct pause ps = { .started = 0 };
+
+	if (win_fresh && *win_fresh) {
+		cr_mem_populate_write(win, win_len);
+		*win_fresh = 0;
+	}
 
 	while (from < to) {
 		size_t len = to - from < win_len ? (size_t)(to - from) : win_len;
@@ -1175,12 +1181,12 @@ static int run_windows(const struct cr_dwline_src *src, const struct hdr *h, uin
 int cr_dwline_find_many(const struct cr_dwline_src *src, uint64_t off, const uint64_t *pcs,
 			unsigned n, struct cr_dwline_row *rows, uint8_t *found)
 {
-	return cr_dwline_find_many_win(src, off, pcs, n, rows, found, NULL, 0);
+	return cr_dwline_find_many_win(src, off, pcs, n, rows, found, NULL, 0, NULL);
 }
 
 int cr_dwline_find_many_win(const struct cr_dwline_src *src, uint64_t off, const uint64_t *pcs,
 			    unsigned n, struct cr_dwline_row *rows, uint8_t *found, uint8_t *win,
-			    size_t win_len)
+			    size_t win_len, uint8_t *win_fresh)
 {
 	const uint8_t *prog;
 	struct cr_cursor c;
@@ -1203,7 +1209,7 @@ int cr_dwline_find_many_win(const struct cr_dwline_src *src, uint64_t off, const
 	ret = -CR_EFAULT;	/* not run yet */
 	if (win && src->probe && win_len > CR_DWLINE_SLACK && h.unit_end > h.prog &&
 	    h.unit_end - h.prog >= CR_DWLINE_WIN_MIN && h.max_ops == 1 && n <= CR_DWLINE_FAST_PCS)
-		ret = run_windows(src, &h, h.prog, h.unit_end, win, win_len, &st);
+		ret = run_windows(src, &h, h.prog, h.unit_end, win, win_len, win_fresh, &st);
 	if (ret == -CR_EFAULT) {	/* in place (a read failed: from the start) */
 		uint64_t len = h.unit_end > h.prog ? h.unit_end - h.prog : 0;
 

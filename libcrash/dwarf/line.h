@@ -102,7 +102,9 @@ int cr_dwline_find_many(const struct cr_dwline_src *src, uint64_t off, const uin
  * 42).  No opcode starts in the last CR_DWLINE_SLACK bytes of a window but
  * the program's last: the run pauses there and goes on from that opcode
  * in the next window.  A read that fails runs the program in place, from
- * its start.
+ * its start.  win_fresh: NULL, or 1 if win's pages were never written
+ * (page-aligned: cr_mem_populate_write maps them before the first read,
+ * and *win_fresh becomes 0); left as it is where no window is read.
  */
 #define CR_DWLINE_SLACK 256u
 #ifdef CR_DWWALK_SMALL	/* the fuzz target: windows within a fuzzer's input */
@@ -112,7 +114,7 @@ int cr_dwline_find_many(const struct cr_dwline_src *src, uint64_t off, const uin
 #endif
 int cr_dwline_find_many_win(const struct cr_dwline_src *src, uint64_t off, const uint64_t *pcs,
 			    unsigned n, struct cr_dwline_row *rows, uint8_t *found, uint8_t *win,
-			    size_t win_len);
+			    size_t win_len, uint8_t *win_fresh);
 
 /*
  * The path of file number file of the line program at offset off of

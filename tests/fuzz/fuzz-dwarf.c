@@ -143,7 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	src.probe = &line_pm;
 	cr_dwline_find_many(&src, d[2] % 64, pcs, 4, rows, found);
 	cr_dwline_find_many_win(&src, d[2] % 64, pcs, 4, wrows, wfound, win,
-				CR_DWLINE_SLACK + 1 + d[5] % 512);
+				CR_DWLINE_SLACK + 1 + d[5] % 512, NULL);
 	for (unsigned k = 0; k < 4; k++) {
 		int r = cr_dwline_find(&src, d[2] % 64, pcs[k], NULL, &row, NULL, 0);
 

@@ -1569,7 +1569,7 @@ static void windowed(void)
 	struct cr_dwinfo_src bs;
 	struct cr_dwwalks w, kept;
 	struct cr_dwcu cu;
-	unsigned tried = 0, same = 0, windows = 0, inl = 0, fails = 0;
+	unsigned tried = 0, same = 0, windows = 0, inl = 0, fails = 0, readied = 0;
 
 	big_build();
 	fast_map();	/* .debug_str with the strings big_build added */
@@ -1603,8 +1603,10 @@ static void windowed(void)
 		bs.probe = &probe;
 		memset(&w, 0, sizeof(w));
 		w.win = win;	/* no records: a window from the unit's start */
+		w.win_fresh = 1;
 		r1 = cr_dwinfo_inlines_wk(&bs, &cu, pc, f1, 8, &n1, &ab, &w);
 		windows += w.wmem == &probe;
+		readied += w.wmem == &probe && w.win_fresh == 0;
 		r2 = cr_dwinfo_inlines_wk(&bs, &cu, pc, f2, 8, &n2, &ab, &kept);
 		tried++;
 		inl += r0 == 0 && n0 == 2;
@@ -1615,6 +1617,7 @@ static void windowed(void)
 	       windows);
 	tap_ok(tried > 250 && inl > 25 && windows == tried,
 	       "window: every walk of the long unit went through the window");
+	tap_is_u64(readied, tried, "window: a fresh window made ready at its first read");
 	tap_is_u64(same, tried, "window: every pc's frames as in place, fresh and with a record kept");
 	/* The window's reads fail from 200 KiB on: in place from there. */
 	big_fail = INFO + (200 << 10);

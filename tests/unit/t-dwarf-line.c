@@ -913,7 +913,8 @@ static void t_windows(int longer)
 
 			wp.reads = 0;
 			wp.fail_at = f == 0 ? UINT64_MAX : f == 1 ? LINE + off + 10 : LINE + off + pn / 2;
-			got = cr_dwline_find_many_win(&src, off, pcs, n, out, fout, win, sizes[w]);
+			got = cr_dwline_find_many_win(&src, off, pcs, n, out, fout, win, sizes[w],
+						      NULL);
 			for (unsigned i = 0; i < n; i++)
 				if (fout[i] != fin[i] ||
 				    (fin[i] && (out[i].addr != in[i].addr || out[i].end != in[i].end ||
@@ -930,6 +931,23 @@ static void t_windows(int longer)
 				 got);
 			tap_ok(bad == 0 && wp.reads > 0, name);
 		}
+	}
+	{	/* a window's first read clears win_fresh; no window, no change */
+		uint8_t fresh = 1, fresh_short = 1;
+		uint64_t one = seq_lo[0] + 1;
+		struct cr_dwline_row r1;
+		uint8_t f1;
+
+		wp.fail_at = UINT64_MAX;
+		wp.reads = 0;
+		cr_dwline_find_many_win(&src, off, pcs, n, out, fout, win, sizes[4], &fresh);
+		tap_ok(fresh == 0 && wp.reads > 0,
+		       "windows: a fresh window is made ready at its first read");
+		sections(sec, secn);	/* short programs, the same probe */
+		wp.reads = 0;
+		cr_dwline_find_many_win(&src, 0, &one, 1, &r1, &f1, win, sizes[4], &fresh_short);
+		tap_ok(fresh_short == 1 && wp.reads == 0,
+		       "windows: ... and left fresh where no window is read");
 	}
 	src.probe = NULL;
 	sections(sec, secn);

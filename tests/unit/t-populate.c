@@ -4,7 +4,8 @@
  * read, from the start rounded down to 64 KiB but never below the mapping,
  * up to CR_POPULATE_MAX; nothing for memory that is not marked, for a short
  * read, or for a read before the mapping; and a file truncated under its
- * mapping costs no signal.  What is mapped is read off the mapping's Rss in
+ * mapping costs no signal.  cr_mem_populate_write: fresh anonymous pages,
+ * those asked and no more.  What is mapped is read off the mapping's Rss in
  * /proc/self/smaps.
  */
 #include <fcntl.h>
@@ -140,5 +141,21 @@ int main(void)
 	tap_ok(kb >= 0 && kb <= 128, "a file truncated under the mapping: at most what is left of it");
 	munmap((void *)(uintptr_t)p, FILE_LEN);
 	close(fd);
+
+	/* cr_mem_populate_write: fresh anonymous pages, those asked alone. */
+	{
+		uint8_t *a = mmap(NULL, 256 * KB, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (a == MAP_FAILED)
+			return 1;
+		madvise(a, 256 * KB, MADV_NOHUGEPAGE);
+		tap_is_i64(rss_kb(a), 0, "populate_write: a fresh anonymous mapping: nothing");
+		cr_mem_populate_write(a + 64 * KB, 64 * KB);
+		tap_is_i64(rss_kb(a), 64, "populate_write: the 64 KiB asked, mapped, no more");
+		cr_mem_populate_write(a + 1, 4 * KB);
+		tap_is_i64(rss_kb(a), 64, "populate_write: an address off a page: refused, nothing");
+		munmap(a, 256 * KB);
+	}
 	return tap_done();
 }
