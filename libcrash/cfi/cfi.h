@@ -130,14 +130,6 @@ int cr_cfa_run_compact(const struct cr_mem *m, const struct cr_arch *a, const st
 		       uint64_t pc, struct cr_crow *c);
 
 /*
- * An FDE in the form nearly every one is (pcrel|sdata4 pointers, 'z', a
- * one-byte augmentation length, no LSDA or one of a fixed size: a C++
- * function's), read in place, with what its CIE gives a row
- * from the CIE memo (cache.h): what the trace loop's decode needs to build a
- * shape without a full cr_fde or a full row (issue 20: a first capture's
- * decodes).  insns: the instruction bytes, in place (a view).
- */
-/*
  * cr_cfa_shape's state of a row (cfa.c): the CFA (a register and an
  * offset), the columns below CR_NREGS with a rule other than CR_SAME (live;
  * of those, undef: CR_UNDEF, the others CR_OFFSET), and the return
@@ -149,6 +141,14 @@ struct cr_lite {
 	uint16_t cfa_reg;
 };
 
+/*
+ * An FDE in the form nearly every one is (pcrel|sdata4 pointers, 'z', a
+ * one-byte augmentation length, no LSDA or one of a fixed size: a C++
+ * function's), read in place, with what its CIE gives a row
+ * from the CIE memo (cache.h): what the trace loop's decode needs to build a
+ * shape without a full cr_fde or a full row (issue 20: a first capture's
+ * decodes).  insns: the instruction bytes, in place (a view).
+ */
 struct cr_fde_lite {
 	uint64_t pc_lo, pc_hi;
 	const uint8_t *insns;
@@ -203,7 +203,8 @@ int cr_eh_find_lite_carry(const struct cr_mem *m, const struct cr_ehsrc *src,
  * shape or that would not compact): cr_cfa_run_compact decides.  Never
  * reads memory but fl->insns.  Keeps the state after the CIE's rules in
  * fl->base (fl->base_arch a), and starts from it where fl->base_arch is a:
- * whoever writes fl's CIE fields sets base_arch NULL (cr_eh_find_lite does).  AS-safe; tests/unit/t-shape checks it against
+ * whoever writes fl's CIE fields sets base_arch NULL (cr_eh_find_lite
+ * does).  AS-safe; tests/unit/t-shape checks it against
  * cr_cfa_run_compact at every pc of the loaded libraries.
  */
 int cr_cfa_shape(struct cr_fde_lite *fl, uint64_t pc, const struct cr_arch *a,
